@@ -1,0 +1,39 @@
+import { buildIndex, type IndexResult } from "../../indexer/pipeline.js";
+import { createProgressReporter } from "../progress.js";
+import type { Setup } from "../setup.js";
+
+export interface IndexCommandOptions {
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<IndexResult> {
+  return buildIndex({
+    root: s.root,
+    store: s.store,
+    ...(s.repoIdOverride ? { repoId: s.repoIdOverride } : {}),
+    maxFileBytes: s.policy.maxIndexedFileBytes,
+    ...(opts.quiet ? {} : { onProgress: createProgressReporter() }),
+  });
+}
+
+export function printIndexResult(r: IndexResult, storePath: string, json: boolean, out: NodeJS.WritableStream): void {
+  const summary = {
+    repoId: r.repo.repoId,
+    baseCommit: r.repo.baseCommit,
+    dirty: r.repo.dirty,
+    indexVersion: r.indexVersion,
+    walk: r.walkSource,
+    store: storePath,
+    ...r.stats,
+  };
+  if (json) {
+    out.write(`${JSON.stringify(summary, null, 2)}\n`);
+    return;
+  }
+  out.write(
+    `indexed ${r.stats.indexedFiles}/${r.stats.files} files (${r.stats.skippedFiles} skipped) of ${r.repo.repoId}` +
+      ` at ${r.repo.baseCommit?.slice(0, 12) ?? "(no commit)"}${r.repo.dirty ? " +dirty" : ""} in ${(r.stats.durationMs / 1000).toFixed(1)} s\n` +
+      `index ${r.indexVersion} -> ${storePath}\n`,
+  );
+}

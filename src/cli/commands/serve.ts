@@ -1,0 +1,32 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createServer } from "../../mcp/server.js";
+import { serverDeps, servedRepoId, type Setup } from "../setup.js";
+import { runIndex } from "./index-cmd.js";
+
+export interface ServeOptions {
+  reindex?: boolean;
+  quiet?: boolean;
+}
+
+/**
+ * Serves one repository over MCP stdio. Indexes first when the store has no ready index for it (or with --reindex);
+ * progress and logs go to stderr, stdout carries only JSON-RPC.
+ */
+export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
+  const existing = await servedRepoId(s);
+  if (opts.reindex || !existing) {
+    s.logger.log("info", existing ? "reindexing before serving" : "no ready index for this repository; indexing first");
+    const result = await runIndex(s, { quiet: opts.quiet ?? false });
+    s.logger.log("info", "index ready", { repoId: result.repo.repoId, indexVersion: result.indexVersion, files: result.stats.files });
+  }
+  const server = createServer(await serverDeps(s));
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  await new Promise<void>((resolve) => {
+    const done = (): void => resolve();
+    process.stdin.once("end", done);
+    process.stdin.once("close", done);
+    server.onclose = done;
+  });
+  await server.close();
+}

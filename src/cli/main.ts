@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError } from "commander";
+import { ConfigError } from "../config/resolve.js";
+import { serverVersion } from "../mcp/server.js";
+import { EXIT } from "./exit-codes.js";
+import { printIndexResult, runIndex } from "./commands/index-cmd.js";
+import { callTool, formatJson, formatSearch, formatSlice, parseLineRange, report } from "./commands/query-cmds.js";
+import { runServe } from "./commands/serve.js";
+import { setup, type CommonOptions, type Setup } from "./setup.js";
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer");
+  return n;
+}
+
+function withCommon(cmd: Command, repoOption = true): Command {
+  if (repoOption) cmd.option("--repo <path>", "repository root (default: current directory)");
+  return cmd
+    .option("--store <file>", "SQLite store file (default: a per-user cache file keyed by the repository root)")
+    .option("--policy <file>", "operator read policy (YAML); never read from the served repository")
+    .option("--repo-id <id>", "repository id (default: from the origin remote, else the folder name)");
+}
+
+/** Opens the store, runs `body`, closes the store, and turns failures into exit codes. */
+async function withSetup(opts: CommonOptions, rootArg: string | undefined, body: (s: Setup) => Promise<number>): Promise<void> {
+  let s: Setup | undefined;
+  try {
+    s = await setup(opts, rootArg);
+    process.exitCode = await body(s);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`repoctx: ${err.message}\n`);
+      process.exitCode = EXIT.invalid_input;
+    } else {
+      process.stderr.write(`repoctx: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = EXIT.internal_error;
+    }
+  } finally {
+    await s?.store.close();
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command("repoctx")
+    .description("Read-only, evidence-first repository context server for AI coding agents (MCP)")
+    .version(serverVersion());
+
+  withCommon(program.command("index [path]").description("index a repository (default: current directory)"), false)
+    .option("--json", "print the summary as JSON")
+    .option("--quiet", "no progress on stderr")
+    .action(async (path: string | undefined, opts: CommonOptions & { json?: boolean; quiet?: boolean }) =>
+      withSetup(opts, path, async (s) => {
+        printIndexResult(await runIndex(s, opts), s.storePath, opts.json ?? false, process.stdout);
+        return EXIT.ok;
+      }),
+    );
+
+  withCommon(program.command("serve").description("serve a repository over MCP stdio, indexing it first if needed"))
+    .option("--reindex", "rebuild the index before serving")
+    .option("--quiet", "no progress on stderr")
+    .action(async (opts: CommonOptions & { reindex?: boolean; quiet?: boolean }) =>
+      withSetup(opts, undefined, async (s) => {
+        await runServe(s, opts);
+        return EXIT.ok;
+      }),
+    );
+
+  withCommon(program.command("search <query>").description("search indexed code (lexical)"))
+    .option("--regex", "treat the query as a regular expression")
+    .option("--case-sensitive", "match case")
+    .option("--path <glob...>", "limit to paths matching these globs")
+    .option("--max <n>", "maximum hits", positiveInt)
+    .option("--include-generated", "include generated and vendored files")
+    .option("--json", "print the envelope as JSON")
+    .action(
+      async (
+        query: string,
+        opts: CommonOptions & { regex?: boolean; caseSensitive?: boolean; path?: string[]; max?: number; includeGenerated?: boolean; json?: boolean },
+      ) =>
+        withSetup(opts, undefined, async (s) => {
+          const env = await callTool(s, "search_code", {
+            query,
+            regex: opts.regex ?? false,
+            caseSensitive: opts.caseSensitive ?? false,
+            ...(opts.path ? { paths: opts.path } : {}),
+            ...(opts.max ? { maxResults: opts.max } : {}),
+            ...(opts.includeGenerated ? { includeGenerated: true } : {}),
+          });
+          return report(env, opts.json ?? false, formatSearch, process.stdout, process.stderr);
+        }),
+    );
+
+  withCommon(program.command("slice <path>").description("print a line range of an indexed file"))
+    .option("--lines <a:b>", "line range, e.g. 10:40")
+    .option("--expected-hash <sha256:...>", "fail with stale_context if the file's hash differs")
+    .option("--no-line-numbers", "print without line numbers")
+    .option("--json", "print the envelope as JSON")
+    .action(async (path: string, opts: CommonOptions & { lines?: string; expectedHash?: string; lineNumbers: boolean; json?: boolean }) =>
+      withSetup(opts, undefined, async (s) => {
+        const env = await callTool(s, "get_file_slice", {
+          path,
+          ...parseLineRange(opts.lines),
+          includeLineNumbers: opts.lineNumbers,
+          ...(opts.expectedHash ? { expectedContentHash: opts.expectedHash } : {}),
+        });
+        return report(env, opts.json ?? false, formatSlice, process.stdout, process.stderr);
+      }),
+    );
+
+  withCommon(program.command("inspect").description("show index status, counts, exclusions and the policy in force"))
+    .option("--json", "print the envelope as JSON")
+    .action(async (opts: CommonOptions & { json?: boolean }) =>
+      withSetup(opts, undefined, async (s) => report(await callTool(s, "inspect_index", {}), opts.json ?? false, formatJson, process.stdout, process.stderr)),
+    );
+
+  program.exitOverride((err) => {
+    process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.invalid_input);
+  });
+  return program;
+}
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((err: unknown) => {
+    process.stderr.write(`repoctx: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = EXIT.internal_error;
+  });

@@ -1,0 +1,53 @@
+import { execFile } from "node:child_process";
+
+/** Large enough for `git ls-files -z` on repositories with hundreds of thousands of files. */
+const GIT_MAX_BUFFER = 512 * 1024 * 1024;
+
+export class GitError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+  ) {
+    super(message);
+    this.name = "GitError";
+  }
+}
+
+/**
+ * Runs git with an argument array (never a shell string). Values that come from users are checked by the
+ * caller; here we refuse any argument after the subcommand that looks like an option smuggled in a value slot.
+ */
+export function runGit(cwd: string, args: string[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      "git",
+      ["-c", "core.quotepath=off", ...args],
+      { cwd, maxBuffer: GIT_MAX_BUFFER, encoding: "buffer", env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } },
+      (err, stdout, stderr) => {
+        if (err) {
+          const code = typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : null;
+          reject(new GitError(`git ${args[0] ?? ""} failed: ${stderr.toString("utf8").trim().slice(0, 300)}`, code));
+          return;
+        }
+        resolve(stdout);
+      },
+    );
+  });
+}
+
+export async function gitText(cwd: string, args: string[]): Promise<string> {
+  return (await runGit(cwd, args)).toString("utf8").trim();
+}
+
+/** Like gitText but null when git fails (no commits yet, no remote, not a repository). */
+export async function gitTextOrNull(cwd: string, args: string[]): Promise<string | null> {
+  try {
+    return await gitText(cwd, args);
+  } catch {
+    return null;
+  }
+}
+
+export async function isGitWorkTree(dir: string): Promise<boolean> {
+  return (await gitTextOrNull(dir, ["rev-parse", "--is-inside-work-tree"])) === "true";
+}

@@ -1,0 +1,113 @@
+import { createHash } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import type { FileInput, IndexStats, Store } from "../store/store.js";
+import { inventoryFile, type InventoryOptions } from "./inventory.js";
+import { readRepoInfo, type RepoInfo } from "./repo-info.js";
+import { createSecretScanner } from "./secrets.js";
+import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
+
+/** Bumped whenever extraction changes what rows a file yields, so old and new rows are never mixed. */
+export const EXTRACTOR_VERSION = "1";
+
+/** Files read concurrently: enough to hide file-system latency, small enough to bound memory. */
+const READ_CONCURRENCY = 16;
+/** A batch is written to the store when it reaches either bound. */
+const BATCH_FILES = 500;
+const BATCH_BYTES = 16 * 1024 * 1024;
+
+export type IndexPhase = "walk" | "inventory" | "publish" | "done";
+
+export interface IndexProgress {
+  phase: IndexPhase;
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+}
+
+export interface IndexOptions {
+  root: string;
+  store: Store;
+  repoId?: string;
+  maxFileBytes: number;
+  onProgress?: (p: IndexProgress) => void;
+}
+
+export interface IndexResult {
+  indexId: string;
+  indexVersion: string;
+  repo: RepoInfo;
+  walkSource: WalkSource;
+  stats: IndexStats;
+}
+
+/** Same rows for the same tree: the version is a digest of what was indexed and how. */
+function indexVersionOf(rows: { path: string; contentHash: string; skipReason: string | null }[]): string {
+  const h = createHash("sha256");
+  h.update(`extractor:${EXTRACTOR_VERSION}\n`);
+  for (const r of rows) h.update(`${r.path}\0${r.contentHash}\0${r.skipReason ?? ""}\n`);
+  return `idx-v${EXTRACTOR_VERSION}-${h.digest("hex").slice(0, 16)}`;
+}
+
+/**
+ * Walk → inventory → store, publishing the new index only when every file has a row. A failure marks the build
+ * failed and leaves the previous ready index serving.
+ */
+export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
+  const started = Date.now();
+  const root = await realpath(opts.root);
+  const repo = await readRepoInfo(root, opts.repoId);
+  const report = opts.onProgress ?? (() => {});
+  report({ phase: "walk", filesDone: 0, filesTotal: 0, bytesDone: 0 });
+  const walk = repo.isGit ? await walkGit(root) : await walkFilesystem(root);
+  const total = walk.paths.length;
+
+  const indexId = await opts.store.beginIndex({
+    repoId: repo.repoId,
+    rootPath: root,
+    baseCommit: repo.baseCommit,
+    branch: repo.branch,
+    dirty: repo.dirty,
+    extractorVersion: EXTRACTOR_VERSION,
+  });
+  const inventoryOptions: InventoryOptions = { maxFileBytes: opts.maxFileBytes, secretScanner: createSecretScanner() };
+  const digestRows: { path: string; contentHash: string; skipReason: string | null }[] = [];
+  const stats: IndexStats = { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0 };
+  try {
+    let batch: FileInput[] = [];
+    let batchBytes = 0;
+    const flush = async (): Promise<void> => {
+      if (batch.length === 0) return;
+      const toWrite = batch;
+      batch = [];
+      batchBytes = 0;
+      await opts.store.addFiles(indexId, toWrite);
+    };
+    for (let start = 0; start < total; start += READ_CONCURRENCY) {
+      const chunk = walk.paths.slice(start, start + READ_CONCURRENCY);
+      const rows = await Promise.all(chunk.map((p) => inventoryFile(root, p, inventoryOptions)));
+      for (const row of rows) {
+        digestRows.push({ path: row.path, contentHash: row.contentHash, skipReason: row.skipReason });
+        stats.files += 1;
+        stats.bytes += row.sizeBytes;
+        if (row.skipReason === null) {
+          stats.indexedFiles += 1;
+          stats.indexedBytes += row.sizeBytes;
+        } else stats.skippedFiles += 1;
+        batch.push(row);
+        batchBytes += row.content?.length ?? 0;
+      }
+      if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) await flush();
+      report({ phase: "inventory", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
+    }
+    await flush();
+    report({ phase: "publish", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
+    const indexVersion = indexVersionOf(digestRows);
+    stats.durationMs = Date.now() - started;
+    await opts.store.publishIndex(indexId, indexVersion, stats);
+    report({ phase: "done", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
+    return { indexId, indexVersion, repo, walkSource: walk.source, stats };
+  } catch (err) {
+    await opts.store.failIndex(indexId, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+}

@@ -1,0 +1,63 @@
+import { basename } from "node:path";
+import { gitTextOrNull, isGitWorkTree, runGit } from "./git.js";
+
+export interface RepoInfo {
+  rootPath: string;
+  repoId: string;
+  isGit: boolean;
+  baseCommit: string | null;
+  branch: string | null;
+  dirty: boolean;
+}
+
+const REPO_ID_MAX = 200;
+
+/**
+ * Derives `owner/name` from a remote URL in its common forms (scp-like `git@host:owner/name.git`,
+ * `https://host/owner/name(.git)`, `ssh://git@host:port/owner/name.git`). Credentials in URLs are never kept.
+ */
+export function repoIdFromRemote(url: string): string | null {
+  const trimmed = url.trim().replace(/\.git\/?$/, "").replace(/\/+$/, "");
+  let pathPart: string | null = null;
+  const scp = /^[^/@\s]+@[^:/\s]+:(.+)$/.exec(trimmed);
+  if (scp) pathPart = scp[1]!;
+  else {
+    try {
+      pathPart = new URL(trimmed).pathname;
+    } catch {
+      pathPart = trimmed;
+    }
+  }
+  const segments = pathPart.split("/").filter((s) => s.length > 0 && s !== "." && s !== "..");
+  if (segments.length === 0) return null;
+  const id = segments.slice(-2).join("/");
+  return /^[\w.@/-]+$/.test(id) ? id.slice(0, REPO_ID_MAX) : null;
+}
+
+export function sanitizeRepoId(id: string): string {
+  const cleaned = id.trim().replace(/[^\w.@/-]+/g, "-").slice(0, REPO_ID_MAX);
+  return cleaned.length > 0 ? cleaned : "repo";
+}
+
+/** Repository identity and git state at the moment of indexing. */
+export async function readRepoInfo(rootPath: string, repoIdOverride?: string): Promise<RepoInfo> {
+  const isGit = await isGitWorkTree(rootPath);
+  let repoId = repoIdOverride ? sanitizeRepoId(repoIdOverride) : null;
+  if (!isGit) {
+    return { rootPath, repoId: repoId ?? sanitizeRepoId(basename(rootPath)), isGit, baseCommit: null, branch: null, dirty: true };
+  }
+  const [baseCommit, branch, remote] = await Promise.all([
+    gitTextOrNull(rootPath, ["rev-parse", "--verify", "-q", "HEAD"]),
+    gitTextOrNull(rootPath, ["rev-parse", "--abbrev-ref", "HEAD"]),
+    gitTextOrNull(rootPath, ["config", "--get", "remote.origin.url"]),
+  ]);
+  repoId ??= (remote ? repoIdFromRemote(remote) : null) ?? sanitizeRepoId(basename(rootPath));
+  const status = await runGit(rootPath, ["status", "--porcelain", "-z", "--untracked-files=normal", "--", "."]);
+  return { rootPath, repoId, isGit, baseCommit, branch: branch === "HEAD" ? null : branch, dirty: status.length > 0 };
+}
+
+/** The commit HEAD points at now (for stale-index warnings); null outside git or before the first commit. */
+export async function currentHead(rootPath: string): Promise<string | null> {
+  return gitTextOrNull(rootPath, ["rev-parse", "--verify", "-q", "HEAD"]);
+}
+

@@ -1,0 +1,16 @@
+import type { ReadPolicy } from "../config/schema.js";
+import type { Logger } from "../log.js";
+import type { Store } from "../store/store.js";
+
+/** Everything a server needs, injected: no module-level state. */
+export interface ServerDeps {
+  store: Store;
+  /** Real path of the served repository's work tree. */
+  root: string;
+  /** Which repository in the store to serve; omitted when the store holds exactly one. */
+  repoId?: string;
+  policy: ReadPolicy;
+  logger: Logger;
+  /** The work tree's current HEAD commit (null outside git); used for `stale_index` warnings. */
+  readHead: () => Promise<string | null>;
+}

@@ -1,0 +1,78 @@
+import type { Warning } from "../query/context.js";
+import { QueryError } from "../query/errors.js";
+import { projectData, projectEvidence } from "../policy/projection.js";
+import type { IndexRow } from "../store/store.js";
+import type { ServerDeps } from "./deps.js";
+import type { Envelope, ErrorData } from "./envelope.js";
+import { invalidInput, toErrorData } from "./errors.js";
+import type { ToolDefinition } from "./tool.js";
+
+async function readyIndex(deps: ServerDeps): Promise<IndexRow> {
+  let index: IndexRow | null;
+  try {
+    index = await deps.store.getReadyIndex(deps.repoId);
+  } catch {
+    throw new QueryError("index_unavailable", "the index store cannot be read", "check the store location and run `repoctx index`");
+  }
+  if (!index) throw new QueryError("index_unavailable", "no ready index for this repository", "run `repoctx index` first");
+  return index;
+}
+
+async function freshnessWarnings(index: IndexRow, deps: ServerDeps): Promise<Warning[]> {
+  const warnings: Warning[] = [];
+  const head = await deps.readHead().catch(() => null);
+  if (index.baseCommit && head && head !== index.baseCommit) {
+    warnings.push({
+      code: "stale_index",
+      message: `the index was built at ${index.baseCommit.slice(0, 12)} but HEAD is now ${head.slice(0, 12)}; reindex for current results`,
+    });
+  }
+  if (index.dirty) {
+    warnings.push({ code: "index_includes_uncommitted_changes", message: "the index was built from a work tree with uncommitted changes" });
+  }
+  return warnings;
+}
+
+function errorEnvelope(tool: string, index: IndexRow | null, error: ErrorData, warnings: Warning[] = []): Envelope {
+  return {
+    ok: false,
+    tool,
+    repoId: index?.repoId ?? null,
+    baseCommit: index?.baseCommit ?? null,
+    indexVersion: index?.indexVersion ?? null,
+    freshness: "base_commit",
+    warnings,
+    data: { error },
+    evidence: [],
+    truncated: false,
+  };
+}
+
+/**
+ * The one path every tool call takes, from MCP or from the CLI: validate → resolve the ready index → handler →
+ * projection (redaction, labels, evidence) → envelope. Errors come back as envelopes, never as throws.
+ */
+export async function runTool(def: ToolDefinition, rawArgs: unknown, deps: ServerDeps): Promise<Envelope> {
+  const parsed = def.inputSchema.safeParse(rawArgs ?? {});
+  if (!parsed.success) return errorEnvelope(def.name, null, invalidInput(parsed.error));
+  let index: IndexRow | null = null;
+  try {
+    index = await readyIndex(deps);
+    const warnings = await freshnessWarnings(index, deps);
+    const out = await def.handler(parsed.data, { store: deps.store, index, policy: deps.policy }, deps);
+    return {
+      ok: true,
+      tool: def.name,
+      repoId: index.repoId,
+      baseCommit: index.baseCommit,
+      indexVersion: index.indexVersion,
+      freshness: out.freshness ?? "base_commit",
+      warnings: projectData([...warnings, ...out.warnings], out.labels),
+      data: projectData(out.data, out.labels),
+      evidence: projectEvidence(out.evidence, index, out.labels),
+      truncated: out.truncated,
+    };
+  } catch (err) {
+    return errorEnvelope(def.name, index, toErrorData(err, deps.logger, def.name));
+  }
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { getFileSlice } from "../../query/slice.js";
+import { defineTool, toToolOutput } from "../tool.js";
+
+const MAX_PATH_CHARS = 1024;
+const MAX_LINE = 10_000_000;
+
+export const getFileSliceSchema = z.strictObject({
+  path: z.string().min(1).max(MAX_PATH_CHARS).describe("Repository-relative path, e.g. src/app.ts"),
+  startLine: z.number().int().min(1).max(MAX_LINE).optional().describe("First line (1-based, default 1)"),
+  endLine: z.number().int().min(1).max(MAX_LINE).optional().describe("Last line (inclusive); the read policy caps the span"),
+  includeLineNumbers: z.boolean().default(true),
+  expectedContentHash: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/)
+    .optional()
+    .describe("If given and the file's current hash differs, the call fails with stale_context"),
+});
+
+export const getFileSliceTool = defineTool({
+  name: "get_file_slice",
+  description:
+    "Read a line range of an indexed file with its content hash, classification (binary, generated, secret-suspect), " +
+    "redactions and a truncation flag. Paths are confined to the repository; secret-suspect files are refused by policy.",
+  inputSchema: getFileSliceSchema,
+  annotations: { title: "Read file slice", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (args, ctx, deps) => toToolOutput(await getFileSlice(ctx, deps.root, args), "slice", true),
+});

@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { inspectIndex } from "../../query/inspect.js";
+import { defineTool, toToolOutput } from "../tool.js";
+
+export const inspectIndexSchema = z.strictObject({});
+
+export const inspectIndexTool = defineTool({
+  name: "inspect_index",
+  description:
+    "Index status: repository, commit, index version, counts, languages, exclusions with reasons, the store and the read policy in force.",
+  inputSchema: inspectIndexSchema,
+  annotations: { title: "Inspect index", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (_args, ctx) => toToolOutput(await inspectIndex(ctx), "index", true),
+});

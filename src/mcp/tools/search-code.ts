@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { searchCode } from "../../query/search.js";
+import { defineTool, toToolOutput } from "../tool.js";
+
+const MAX_QUERY_CHARS = 1000;
+const MAX_GLOBS = 20;
+const MAX_GLOB_CHARS = 500;
+const MAX_RESULTS_CEILING = 50;
+
+export const searchCodeSchema = z.strictObject({
+  query: z.string().min(1).max(MAX_QUERY_CHARS).describe("Text to find: a substring (default) or a regular expression with regex: true"),
+  mode: z.enum(["lexical"]).default("lexical").describe("lexical: exact substring or regex, trigram-backed"),
+  caseSensitive: z.boolean().default(false),
+  regex: z.boolean().default(false).describe("Treat query as a JavaScript regular expression"),
+  paths: z
+    .array(z.string().min(1).max(MAX_GLOB_CHARS))
+    .max(MAX_GLOBS)
+    .optional()
+    .describe("Path globs to search in, e.g. ['src/**/*.ts']; a plain folder name matches everything under it"),
+  maxResults: z.number().int().min(1).max(MAX_RESULTS_CEILING).optional().describe("Hits to return (the read policy may lower it)"),
+  includeGenerated: z.boolean().optional().describe("Include generated and vendored files (default from the read policy)"),
+});
+
+export const searchCodeTool = defineTool({
+  name: "search_code",
+  description:
+    "Find code by exact text or regular expression. Results are grouped by file in rank order; each hit has path, " +
+    "line range, snippet, content hash, matchType and trust label. Secret-suspect and generated files are left out by policy.",
+  inputSchema: searchCodeSchema,
+  annotations: { title: "Search code", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (args, ctx) => toToolOutput(await searchCode(ctx, args), "results"),
+});

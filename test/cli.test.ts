@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { EXIT } from "../src/cli/exit-codes.js";
+import { runCli } from "./helpers/cli.js";
+import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
+
+describe("repoctx CLI", () => {
+  let repo: BuiltRepo;
+  let dir: string;
+  let store: string;
+  const q = (...args: string[]) => runCli([...args, "--repo", repo.root, "--store", store]);
+
+  before(() => {
+    repo = buildGoldenRepo();
+    dir = mkdtempSync(join(tmpdir(), "repoctx-cli-"));
+    store = join(dir, "index.db");
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  test("queries before indexing exit with index_unavailable", () => {
+    const r = q("search", "quote");
+    assert.equal(r.status, EXIT.index_unavailable, r.stderr);
+    assert.match(r.stderr, /repoctx index/);
+  });
+
+  test("index prints a summary; progress goes to stderr only", () => {
+    const r = runCli(["index", repo.root, "--store", store, "--json"]);
+    assert.equal(r.status, 0, r.stderr);
+    const summary = JSON.parse(r.stdout);
+    assert.equal(summary.repoId, "acme/pricing-service");
+    assert.equal(summary.baseCommit, repo.commit);
+    assert.equal(summary.skippedFiles, 4);
+    assert.match(r.stderr, /inventory/);
+  });
+
+  test("search prints grep-like lines and JSON envelopes", () => {
+    const text = q("search", "isQuoteExpired");
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /QuoteService\.java {2}\[source_code\]\n {2}17: public boolean isQuoteExpired/);
+    const json = JSON.parse(q("search", "isQuoteExpired", "--json").stdout);
+    assert.equal(json.ok, true);
+    assert.equal(json.evidence[0].startLine, 16);
+  });
+
+  test("slice prints the requested lines; errors map to exit codes", () => {
+    const ok = q("slice", "services/pricing/src/main/java/com/acme/pricing/QuoteService.java", "--lines", "17:17");
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(ok.stdout, "17|     public boolean isQuoteExpired(Instant issuedAt, Instant now) {\n");
+    assert.equal(q("slice", "../outside-secret.txt").status, EXIT.query_rejected);
+    assert.equal(q("slice", "missing.txt").status, EXIT.not_found);
+    const stale = q("slice", "README.md", "--expected-hash", `sha256:${"0".repeat(64)}`);
+    assert.equal(stale.status, EXIT.stale_context);
+    assert.match(stale.stderr, /stale_context/);
+    assert.equal(q("slice", "README.md", "--lines", "x:y").status, EXIT.invalid_input);
+  });
+
+  test("inspect shows the policy in force", () => {
+    const r = q("inspect", "--json");
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).data.index.policy.maxSearchResults, 50);
+  });
+
+  test("operator policy: validated, applied, and refused from inside the repository", () => {
+    const good = join(dir, "policy.yaml");
+    writeFileSync(good, "repoContext:\n  maxSearchResults: 1\n");
+    const r = runCli(["search", "quote", "--repo", repo.root, "--store", store, "--policy", good, "--json"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).data.stats.hits, 1);
+    const bad = join(dir, "bad.yaml");
+    writeFileSync(bad, "repoContext:\n  maxSearchResults: -3\n  surprise: true\n");
+    const b = runCli(["inspect", "--repo", repo.root, "--store", store, "--policy", bad]);
+    assert.equal(b.status, EXIT.invalid_input);
+    assert.match(b.stderr, /maxSearchResults/);
+    assert.match(b.stderr, /surprise|unrecognized/i);
+    const inside = join(repo.root, "policy.yaml");
+    writeFileSync(inside, "repoContext:\n  includeSecretSuspectFiles: true\n");
+    const i = runCli(["inspect", "--repo", repo.root, "--store", store, "--policy", inside]);
+    assert.equal(i.status, EXIT.invalid_input);
+    assert.match(i.stderr, /inside the served repository/);
+    rmSync(inside);
+  });
+});

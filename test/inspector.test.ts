@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { CLI, PROJECT_ROOT, runCli } from "./helpers/cli.js";
+import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
+
+/** The MCP Inspector CLI, a third-party client, against the built server over stdio. */
+describe("MCP Inspector CLI", () => {
+  let repo: BuiltRepo;
+  let dir: string;
+  let store: string;
+  const inspector = (...args: string[]) => {
+    const r = spawnSync(
+      "npx",
+      ["--no-install", "mcp-inspector", "--cli", ...args, "--", process.execPath, CLI, "serve", "--repo", repo.root, "--store", store],
+      { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 120_000, env: { ...process.env, HOME: dir, MCP_CATALOG_PATH: join(dir, "catalog.json") } },
+    );
+    assert.equal(r.status, 0, `inspector failed: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  };
+
+  before(() => {
+    repo = buildGoldenRepo();
+    dir = mkdtempSync(join(tmpdir(), "repoctx-inspector-"));
+    store = join(dir, "index.db");
+    assert.equal(runCli(["index", repo.root, "--store", store, "--quiet"]).status, 0);
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  test("tools/list", () => {
+    const out = inspector("--method", "tools/list");
+    const names = out.tools.map((t: { name: string }) => t.name).sort();
+    assert.deepEqual(names, ["get_file_slice", "inspect_index", "search_code"]);
+  });
+
+  test("tools/call search_code", () => {
+    const out = inspector("--method", "tools/call", "--tool-name", "search_code", "--tool-arg", "query=isQuoteExpired");
+    const env = out.structuredContent ?? JSON.parse(out.content[0].text);
+    assert.equal(env.ok, true);
+    assert.equal(env.data.results[0].hits[0].matchLine, 17);
+  });
+
+  test("resources/read repo://map", () => {
+    const out = inspector("--method", "resources/read", "--uri", "repo://map");
+    assert.equal(JSON.parse(out.contents[0].text).data.map.repoId, "acme/pricing-service");
+  });
+});

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI } from "./helpers/cli.js";
+import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
+
+describe("the built server over stdio", () => {
+  let repo: BuiltRepo;
+  let storeDir: string;
+  let store: string;
+  before(() => {
+    repo = buildGoldenRepo();
+    storeDir = mkdtempSync(join(tmpdir(), "repoctx-stdio-"));
+    store = join(storeDir, "index.db");
+  });
+  after(() => {
+    rmSync(storeDir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  test("SDK client: initialize, tools/list, tools/call, resources/read (indexing on first start)", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--repo", repo.root, "--store", store], stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: "stdio-test", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      assert.equal(client.getServerVersion()?.name, "repoctx");
+      const tools = await client.listTools();
+      assert.deepEqual(tools.tools.map((t) => t.name).sort(), ["get_file_slice", "inspect_index", "search_code"]);
+      for (const t of tools.tools) {
+        assert.equal(t.annotations?.readOnlyHint, true);
+        assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false);
+      }
+      const res = await client.callTool({ name: "search_code", arguments: { query: "isQuoteExpired" } });
+      const env = res.structuredContent as { ok: boolean; data: { results: { path: string }[] } };
+      assert.equal(env.ok, true);
+      assert.equal(env.data.results[0]!.path, "services/pricing/src/main/java/com/acme/pricing/QuoteService.java");
+      assert.deepEqual(JSON.parse((res.content as { text: string }[])[0]!.text), env, "text content is the same JSON");
+      const bad = await client.callTool({ name: "get_file_slice", arguments: { path: "../outside-secret.txt" } });
+      assert.equal(bad.isError, true);
+      assert.equal((bad.structuredContent as { data: { error: { category: string } } }).data.error.category, "query_rejected");
+      const schemaErr = await client.callTool({ name: "get_file_slice", arguments: { path: 42 } });
+      assert.equal((schemaErr.structuredContent as { data: { error: { category: string } } }).data.error.category, "invalid_input");
+      const map = await client.readResource({ uri: "repo://map" });
+      assert.equal(JSON.parse((map.contents[0] as { text: string }).text).data.map.repoId, "acme/pricing-service");
+    } finally {
+      await client.close();
+    }
+    assert.match(stderr, /indexing first/, "progress and logs go to stderr");
+  });
+
+  test("stdout carries nothing but JSON-RPC, even while indexing", async () => {
+    const fresh = join(storeDir, "fresh.db");
+    const child = spawn(process.execPath, [CLI, "serve", "--repo", repo.root, "--store", fresh], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    const send = (msg: object) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "inspect_index", arguments: {} } });
+    const deadline = Date.now() + 60_000;
+    while (!stdout.includes('"id":3') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.stdin.end();
+    await new Promise((r) => child.once("exit", r));
+    const lines = stdout.split("\n").filter((l) => l.length > 0);
+    assert.ok(lines.length >= 3, stdout);
+    for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
+  });
+});

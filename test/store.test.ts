@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import Database from "better-sqlite3";
+import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { MIGRATIONS } from "../src/store/sqlite/migrations.js";
+import type { FileInput, IndexMeta } from "../src/store/store.js";
+
+const META: IndexMeta = { repoId: "acme/x", rootPath: "/repo", baseCommit: "a".repeat(40), branch: "main", dirty: false, extractorVersion: "1" };
+const STATS = { files: 1, indexedFiles: 1, skippedFiles: 0, bytes: 5, indexedBytes: 5, durationMs: 1 };
+
+function file(path: string, content: string): FileInput {
+  return {
+    path,
+    language: "text",
+    sizeBytes: content.length,
+    lineCount: 1,
+    contentHash: `sha256:${"0".repeat(64)}`,
+    isBinary: false,
+    isGenerated: false,
+    isVendored: false,
+    generatedReason: null,
+    isSecretSuspect: false,
+    secretReasons: [],
+    hasInstructionLikeText: false,
+    skipReason: null,
+    skipDetail: null,
+    content,
+  };
+}
+
+async function collect(store: SqliteStore, indexId: string, fragments: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for await (const c of store.searchCandidates(indexId, { fragments })) out.push(c.file.path);
+  return out;
+}
+
+describe("SQLite store", () => {
+  let dir: string;
+  let path: string;
+  let store: SqliteStore;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "repoctx-store-test-"));
+    path = join(dir, "index.db");
+    store = SqliteStore.open(path);
+  });
+  after(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("migrations are versioned and applied once", async () => {
+    assert.equal(store.schemaVersion(), MIGRATIONS[MIGRATIONS.length - 1]!.version);
+    const again = SqliteStore.open(path);
+    assert.equal(again.schemaVersion(), MIGRATIONS.length);
+    await again.close();
+    const raw = new Database(path, { readonly: true });
+    const rows = raw.prepare("SELECT version FROM schema_migrations").all();
+    raw.close();
+    assert.equal(rows.length, MIGRATIONS.length);
+  });
+
+  test("a build is invisible until published; the previous ready index keeps serving", async () => {
+    const first = await store.beginIndex(META);
+    await store.addFiles(first, [file("a.txt", "alpha beta")]);
+    assert.equal(await store.getReadyIndex("acme/x"), null, "building index is not served");
+    await store.publishIndex(first, "idx-1", STATS);
+    assert.equal((await store.getReadyIndex("acme/x"))?.id, first);
+
+    const second = await store.beginIndex(META);
+    await store.addFiles(second, [file("b.txt", "gamma delta")]);
+    assert.equal((await store.getReadyIndex("acme/x"))?.id, first, "old index serves during the build");
+    assert.deepEqual(await collect(store, first, ["alpha"]), ["a.txt"]);
+
+    await store.failIndex(second, "simulated crash");
+    assert.equal((await store.getReadyIndex("acme/x"))?.id, first, "a failed build leaves the old index serving");
+    assert.equal((await store.getIndex(second))?.status, "failed");
+
+    const third = await store.beginIndex(META);
+    await store.addFiles(third, [file("c.txt", "epsilon")]);
+    await store.publishIndex(third, "idx-3", STATS);
+    const ready = await store.getReadyIndex("acme/x");
+    assert.equal(ready?.id, third);
+    assert.equal(ready?.indexVersion, "idx-3");
+    assert.equal(await store.getIndex(first), null, "superseded index is removed");
+    assert.deepEqual(await collect(store, third, ["psil"]), ["c.txt"]);
+  });
+
+  test("trigram candidates: case-insensitive, all fragments required, paged past one page", async () => {
+    const id = await store.beginIndex({ ...META, repoId: "acme/paged" });
+    const files = Array.from({ length: 150 }, (_, i) => file(`f${String(i).padStart(3, "0")}.txt`, i % 2 === 0 ? "Needle in HAYSTACK" : "only hay"));
+    await store.addFiles(id, files);
+    await store.publishIndex(id, "idx-p", STATS);
+    const hits = await collect(store, id, ["needle", "haystack"]);
+    assert.equal(hits.length, 75);
+    assert.deepEqual(await collect(store, id, ["needle", "absent"]), []);
+    assert.equal((await collect(store, id, [])).length, 150, "no fragments: every file");
+  });
+
+  test("two repositories in one store are kept apart", async () => {
+    assert.equal(await store.getReadyIndex(), null, "ambiguous without a repo id");
+    const ids = (await store.listReadyIndexes()).map((i) => i.repoId).sort();
+    assert.deepEqual(ids, ["acme/paged", "acme/x"]);
+  });
+});
