@@ -410,7 +410,7 @@ describe("secret scanner", () => {
     ["privatekey", "key.txt", pem],
     ["gcp", "sa.json", JSON.stringify({ type: "service_account", private_key_id: "abc", private_key: pem })],
     ["npm", "a.env", j("NPM_TOKEN=npm", "_", "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6", "\n")],
-    ["npm", "web/.npmrc", j("//registry.npmjs.org/:_auth", "Token=0a1b2c3d-aaaa-bbbb-cccc-0123456789ab\n")],
+    ["npm", "web/.npmrc", j("//npm.pkg.example/:_auth", "Token=0a1b2c3d-aaaa-bbbb-cccc-0123456789ab\n")],
     ["basicauth", "a.env", j("URL=https://deploy:Zq8wLk2mPx", "@api.internal.io/x\n")],
     ["database-connection-string", "a.env", j("DATABASE_URL=postgres://app:S3cr3tPw9x", "@db.internal:5432/app\n")],
     ["database-connection-string", "a.env", j("MONGO_URL=mongodb+srv://app:S3cr3tPw9x", "@cluster0.ab12c.mongodb.net/db\n")],

@@ -100,7 +100,7 @@ const LINE_RULES: readonly LineRule[] = [
     negatable: true,
     patterns: [
       re(String.raw`\b(?:delete|remove|skip|disable|comment\s+out|xfail|ignore)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|any\s+)?(?:failing|broken|failed)\s+(?:unit\s+|integration\s+|e2e\s+)?tests?\b`),
-      re(String.raw`\b(?:delete|remove|disable)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?tests\b(?![\/.\w-]|\s+(?:directory|dir|folder|files?|data|fixtures?|cache|outputs?|results?|reports?|artifacts?|containers?|databases?|db)\b)`),
+      re(String.raw`\b(?:delete|remove|disable)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?tests\b(?![\/\w-]|\.\w|\s+(?:directory|dir|folder|files?|data|fixtures?|cache|outputs?|results?|reports?|artifacts?|containers?|databases?|db)\b)`),
       re(String.raw`\b(?:modify|change|edit|rewrite|update|weaken|loosen)\s+(?:the\s+)?(?:tests?|assertions?|expected\s+(?:values?|outputs?|results?))\s+(?:so\s+(?:that\s+)?(?:they|it|the\s+build|ci)\s+pass(?:es)?|to\s+(?:make\s+(?:them|it)\s+)?pass)\b`),
       re(String.raw`\b(?:make|get)\s+(?:the\s+)?(?:tests?|ci|build|checks?)\s+(?:to\s+)?pass\s+(?:by\s+any\s+means|no\s+matter\s+what|at\s+all\s+costs)`),
     ],

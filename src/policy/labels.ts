@@ -67,15 +67,16 @@ export function isMetadataFile(path: string): boolean {
 /** Test code by the conventions of the mainstream ecosystems (folders and file-name patterns). */
 export function isTestPath(path: string): boolean {
   const lower = path.toLowerCase();
-  if (/(^|\/)(test|tests|__tests__|spec|specs|testing|testdata|test_data|e2e|it)\//.test(lower)) return true;
-  if (/(^|\/)src\/test\//.test(lower)) return true;
+  if (/(^|\/)(test|tests|__tests__|spec|specs|testing|testdata|test_data|e2e)\//.test(lower)) return true;
+  // Maven's src/test and src/it (failsafe). A bare `it/` elsewhere is usually a Java package (it.unimi...).
+  if (/(^|\/)src\/(test|it)\//.test(lower) || lower.startsWith("it/")) return true;
   const name = baseName(path);
   return (
     /\.(test|spec)\.[cm]?[jt]sx?$/i.test(name) ||
     /_test\.(go|py|rb|exs?|dart|cc|cpp|c)$/i.test(name) ||
     /^test_.*\.py$/i.test(name) ||
     /^.+_spec\.rb$/i.test(name) ||
-    /^(.+Tests?|Test.+)\.(java|kt|kts|scala|cs|swift|php|groovy)$/.test(name) ||
+    /^(.+Tests?|Test[A-Z0-9_].*)\.(java|kt|kts|scala|cs|swift|php|groovy)$/.test(name) ||
     /^.+(Spec|IT)\.(java|kt|scala|groovy)$/.test(name)
   );
 }
@@ -83,7 +84,8 @@ export function isTestPath(path: string): boolean {
 export function isDocPath(path: string): boolean {
   const lower = path.toLowerCase();
   const name = baseName(path);
-  if (DOC_NAMES.test(name)) return true;
+  // README, LICENSE-MIT, CHANGELOG.md - but not src/security.ts or lib/history.py.
+  if (DOC_NAMES.test(name) && (!name.includes(".") || DOC_EXTENSIONS.test(name))) return true;
   if (/(^|\/)(docs?|documentation|adr|adrs)\//.test(lower) && DOC_EXTENSIONS.test(name)) return true;
   return /\.(md|mdx|markdown|rst|adoc|asciidoc)$/i.test(name);
 }

@@ -34,7 +34,8 @@ const HEX_RADIX = 16;
 
 /** C0 controls, DEL and C1 controls. */
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
-const PERCENT_ESCAPE = /%([0-9a-fA-F]{2})/g;
+/** `%XX`; compiled per call (a global regex carries `lastIndex` state). */
+const PERCENT_ESCAPE_SOURCE = "%([0-9a-fA-F]{2})";
 const WINDOWS_DRIVE = /^[A-Za-z]:/;
 const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 const PARENT_SEGMENT = "..";
@@ -50,7 +51,7 @@ function reject(reason: PathRejection, message: string): { ok: false; reason: Pa
 
 /** Decodes `%XX` escapes byte by byte; never throws on malformed or partial escapes. */
 function percentDecodeOnce(s: string): string {
-  return s.replace(PERCENT_ESCAPE, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, HEX_RADIX)));
+  return s.replace(new RegExp(PERCENT_ESCAPE_SOURCE, "g"), (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, HEX_RADIX)));
 }
 
 /** The input and each of its successive percent-decodings (until stable), backslashes already turned into `/`. */

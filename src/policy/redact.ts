@@ -166,7 +166,7 @@ const GENERIC_HINT = /pass|pwd|secret|token|key/i;
 
 /** Single words (after splitting the key) that end a secret name: `dbPassword`, `authtoken`, `CLIENT_SECRET`. */
 const SECRET_WORD_SUFFIXES = ["password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey"];
-const SECRET_WORDS_EXACT = new Set(["pass"]);
+const SECRET_WORDS_EXACT: ReadonlySet<string> = new Set(["pass"]);
 /** Two-word secret names: `api_key`, `accessKey`, `PRIVATE-KEY`. */
 const SECRET_WORD_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ["api", "key"],
@@ -174,14 +174,14 @@ const SECRET_WORD_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ["private", "key"],
 ];
 /** A key whose last word is one of these describes a secret (its name, file, length...) rather than holding one. */
-const DESCRIPTIVE_LAST_WORDS = new Set(
+const DESCRIPTIVE_LAST_WORDS: ReadonlySet<string> = new Set(
   (
     "name names file filename files path dir directory type types length len count url uri urls endpoint field fields " +
     "header headers id ids ref env var variable prefix suffix hint regex pattern label policy manager provider ttl " +
     "expiry expires expiration enabled required min max size format mode source description desc prompt message msg " +
     "placeholder text title error errors help version rotation location arn store validator validation strength reset " +
     "limit timeout lifetime usage command cmd selector template method algorithm alg scope scopes audience issuer kind " +
-    "class index link route page param params parameter key_name"
+    "class index link route page param params parameter"
   ).split(" "),
 );
 
@@ -232,9 +232,9 @@ const PLAIN_IDENTIFIER = /^[A-Za-z_$][A-Za-z_$]*$/;
 const CODE_LIKE_BARE = /[()[\]{}]|[,;]$|^[!&*|>@:=<%]/;
 /**
  * Before a key whose value is unquoted: only indentation, `export`/`set`, a YAML list dash, a `#` comment marker, or
- * an .npmrc registry scope (`//registry.npmjs.org/:_authToken=`).
+ * an .npmrc registry scope (`//npm.pkg.example/:_authToken=`); optionally after a slice's line-number gutter (`12| `).
  */
-const CONFIG_LINE_PREFIX = /^[^\S\r\n]*(?:(?:export|set)[^\S\r\n]+|-[^\S\r\n]+|#[^\S\r\n]*|\/\/\S*:)?["']?$/;
+const CONFIG_LINE_PREFIX = /^[^\S\r\n]*(?:\d+\|[^\S\r\n]*)?(?:(?:export|set)[^\S\r\n]+|-[^\S\r\n]+|#[^\S\r\n]*|\/\/\S*:)?["']?$/;
 /** After an unquoted value, up to the end of the line: only spaces and an optional ` # comment`. */
 const CONFIG_LINE_REST = /^(?:[^\S\r\n]+#[^\r\n]*|[^\S\r\n]*)\r?$/;
 
@@ -242,15 +242,22 @@ function isPlaceholder(value: string): boolean {
   return PLACEHOLDER_PATTERNS.some((re) => re.test(value));
 }
 
-function isRedactableValue(value: string): boolean {
+/**
+ * `nameLikeIsSecret`: in an environment-file line (`DB_PASSWORD=correct-horse-battery-staple`) a word-list value is a
+ * passphrase, not a field name, so the name-like exemption does not apply there.
+ */
+function isRedactableValue(value: string, nameLikeIsSecret = false): boolean {
   return (
     value.length >= MIN_GENERIC_SECRET_LENGTH &&
     !value.includes(REDACTED) &&
     !/\s/.test(value) &&
     !isPlaceholder(value) &&
-    !NAME_LIKE_VALUES.some((re) => re.test(value))
+    (nameLikeIsSecret || !NAME_LIKE_VALUES.some((re) => re.test(value)))
   );
 }
+
+/** An upper-case environment-variable key assigned without spaces: `.env` and shell-export style. */
+const ENV_STYLE_KEY = /^[A-Z][A-Z0-9_]*$/;
 
 interface GenericGroups {
   key: string;
@@ -301,7 +308,8 @@ function redactGeneric(text: string, bump: (r: RedactionReason) => void): string
     if (groups.sep === "=>" && groups.kq === "" && text[offset - 1] !== ":") return match; // arrow function
     const quoted = groups.dq ?? groups.sq ?? groups.bq;
     const value = quoted ?? groups.bare ?? "";
-    if (!isRedactableValue(value)) return match;
+    const envStyle = quoted === undefined && groups.sep === "=" && ENV_STYLE_KEY.test(groups.key) && !/\s=|=\s/.test(match);
+    if (!isRedactableValue(value, envStyle)) return match;
     if (quoted === undefined && !bareValueAllowed(text, offset, match, groups, value)) return match;
     bump("secret-like-token");
     const valueStart = quoted === undefined ? match.length - value.length : match.length - value.length - 1;
