@@ -1,0 +1,184 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Language, Parser, Query, type Node } from "web-tree-sitter";
+import { extractLexical } from "./lexical.js";
+import { languageSpec, type LanguageSpec } from "./languages.js";
+import { qualify, type RawDefinition, type RawReference, type RawScope } from "./qualify.js";
+import { REFERENCE_KINDS, SYMBOL_KINDS, type Extraction, type ExtractedSymbol, type ReferenceKind, type SymbolKind } from "./types.js";
+
+/** A file's parse is abandoned after this long; the file then gets lexical symbols and `status: timeout`. */
+export const DEFAULT_PARSE_TIMEOUT_MS = 2000;
+/** Query matching is bounded too, for pathological trees. */
+const QUERY_MATCH_LIMIT = 1 << 16;
+const MAX_SIGNATURE = 200;
+const MAX_NAME = 200;
+
+interface LoadedLanguage {
+  spec: LanguageSpec;
+  language: Language;
+  query: Query;
+}
+
+const SYMBOL_KIND_SET: ReadonlySet<string> = new Set(SYMBOL_KINDS);
+const REFERENCE_KIND_SET: ReadonlySet<string> = new Set(REFERENCE_KINDS);
+const VISIBILITY_WORDS = ["public", "private", "protected", "internal"] as const;
+
+export function queryText(file: string): string {
+  return readFileSync(new URL(`./queries/${file}`, import.meta.url), "utf8");
+}
+
+/** The definition's line that holds its name (so annotations and decorators above it are skipped), up to `{`. */
+function signatureOf(node: Node, name: Node): string {
+  const line = node.text.split("\n", name.startPosition.row - node.startPosition.row + 1).pop() ?? "";
+  const brace = line.indexOf("{");
+  return (brace > 0 ? line.slice(0, brace) : line).trim().slice(0, MAX_SIGNATURE);
+}
+
+function visibilityOf(spec: LanguageSpec, def: Node, name: string): ExtractedSymbol["visibility"] {
+  switch (spec.visibility) {
+    case "capitalized":
+      return /^[A-Z]/.test(name) ? "public" : "package";
+    case "underscore":
+      return name.startsWith("_") && !name.startsWith("__") ? "private" : name.startsWith("__") && !name.endsWith("__") ? "private" : "public";
+    case "modifiers": {
+      const head = def.text.slice(0, Math.max(0, def.text.indexOf(name))).toLowerCase();
+      for (const word of VISIBILITY_WORDS) if (new RegExp(`\\b${word}\\b`).test(head)) return word;
+      if (/\bpub\b/.test(head)) return "public";
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Module path from a file path: `tools/pricing_report.py` → `tools.pricing_report` (`__init__` names the package). */
+function modulePath(spec: LanguageSpec, path: string): string | null {
+  let p = path;
+  for (const ext of spec.moduleExtensions ?? []) if (p.endsWith(ext)) p = p.slice(0, -ext.length);
+  const parts = p.split("/").filter((s) => s.length > 0);
+  if (parts[parts.length - 1] === "__init__") parts.pop();
+  return parts.length > 0 ? parts.join(".") : null;
+}
+
+function cleanPackage(text: string): string {
+  return text.replace(/^(package|namespace)\s+/, "").replace(/[;{\s]+$/g, "").replace(/\\/g, ".").trim();
+}
+
+/**
+ * Parses files with tree-sitter and runs each language's tags query. One instance per thread: it caches parsers,
+ * grammars and compiled queries, loading a grammar only when its first file arrives.
+ */
+export class SymbolExtractor {
+  private readonly loaded = new Map<string, Promise<LoadedLanguage>>();
+  private readonly require = createRequire(import.meta.url);
+
+  private constructor(private readonly parser: Parser) {}
+
+  static async create(): Promise<SymbolExtractor> {
+    await Parser.init();
+    return new SymbolExtractor(new Parser());
+  }
+
+  supports(language: string | null): boolean {
+    return languageSpec(language) !== undefined;
+  }
+
+  private load(language: string, spec: LanguageSpec): Promise<LoadedLanguage> {
+    let p = this.loaded.get(language);
+    if (!p) {
+      p = (async () => {
+        const wasm = this.require.resolve(`${spec.grammar.package}/${spec.grammar.file}`);
+        const lang = await Language.load(readFileSync(wasm));
+        return { spec, language: lang, query: new Query(lang, queryText(spec.query)) };
+      })();
+      this.loaded.set(language, p);
+    }
+    return p;
+  }
+
+  async extract(language: string | null, path: string, text: string, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS): Promise<Extraction> {
+    const spec = languageSpec(language);
+    if (!spec || language === null) return { ...extractLexical(text), status: "no_grammar" };
+    let loaded: LoadedLanguage;
+    try {
+      loaded = await this.load(language, spec);
+    } catch (err) {
+      return { ...extractLexical(text), status: "failed", detail: `grammar failed to load: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    this.parser.setLanguage(loaded.language);
+    const deadline = Date.now() + timeoutMs;
+    let tree;
+    try {
+      tree = this.parser.parse(text, null, { progressCallback: () => Date.now() > deadline });
+    } catch (err) {
+      return { ...extractLexical(text), status: "failed", detail: `parse failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (!tree) return { ...extractLexical(text), status: "timeout", detail: `parse exceeded ${timeoutMs} ms` };
+    try {
+      const result = this.run(loaded, path, tree.rootNode);
+      const status = tree.rootNode.hasError ? "syntax_errors" : "ok";
+      return { status, extractor: "tree-sitter", confidence: status === "ok" ? "high" : "medium", ...result, detail: null };
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private run(loaded: LoadedLanguage, path: string, root: Node): Pick<Extraction, "symbols" | "references"> {
+    const { spec, query } = loaded;
+    const defs = new Map<number, RawDefinition>();
+    const scopes: RawScope[] = [];
+    const refs = new Map<string, RawReference>();
+    let pkg: string | null = null;
+    for (const match of query.matches(root, { matchLimit: QUERY_MATCH_LIMIT })) {
+      let role: Node | null = null;
+      let roleName = "";
+      let nameNode: Node | null = null;
+      let container: string | null = null;
+      for (const c of match.captures) {
+        if (c.name === "name" || c.name === "scope.name") nameNode = c.node;
+        else if (c.name === "container") container = c.node.text;
+        else if (c.name === "package") pkg ??= cleanPackage(c.node.text);
+        else if (c.name.startsWith("definition.") || c.name.startsWith("reference.") || c.name === "scope") {
+          role = c.node;
+          roleName = c.name;
+        }
+      }
+      if (!role || !nameNode) continue;
+      const name = nameNode.text.slice(0, MAX_NAME);
+      if (name.length === 0) continue;
+      if (roleName === "scope") {
+        scopes.push({ name, start: role.startIndex, end: role.endIndex });
+      } else if (roleName.startsWith("definition.")) {
+        const kind = roleName.slice("definition.".length);
+        if (!SYMBOL_KIND_SET.has(kind) || defs.has(nameNode.startIndex)) continue;
+        defs.set(nameNode.startIndex, {
+          name,
+          kind: kind as SymbolKind,
+          start: role.startIndex,
+          end: role.endIndex,
+          startLine: role.startPosition.row + 1,
+          endLine: role.endPosition.row + 1,
+          startColumn: nameNode.startPosition.column + 1,
+          visibility: visibilityOf(spec, role, name),
+          signature: signatureOf(role, nameNode),
+          explicitContainer: container,
+        });
+      } else {
+        const kind = roleName.slice("reference.".length);
+        const key = `${nameNode.startIndex}`;
+        if (!REFERENCE_KIND_SET.has(kind) || refs.has(key)) continue;
+        refs.set(key, {
+          name,
+          kind: kind as ReferenceKind,
+          start: nameNode.startIndex,
+          line: nameNode.startPosition.row + 1,
+          column: nameNode.startPosition.column + 1,
+        });
+      }
+    }
+    const defNames = new Set(defs.keys());
+    const references = [...refs.values()].filter((r) => !defNames.has(r.start));
+    const prefix = spec.qualifier === "path" ? modulePath(spec, path) : spec.qualifier === "package" ? pkg : null;
+    return qualify([...defs.values()], scopes, references, prefix);
+  }
+}

@@ -1,0 +1,46 @@
+/** What symbol extraction yields per file; languages differ only in their `.scm` query and a few settings. */
+
+export const SYMBOL_KINDS = ["class", "interface", "enum", "function", "method", "field", "constant", "type", "module"] as const;
+export type SymbolKind = (typeof SYMBOL_KINDS)[number];
+
+export const REFERENCE_KINDS = ["call", "import", "type", "reference"] as const;
+export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
+
+export type Extractor = "tree-sitter" | "lexical";
+export type Confidence = "high" | "medium" | "low";
+
+export interface ExtractedSymbol {
+  name: string;
+  kind: SymbolKind;
+  /** `pkg.Class#method`, `pkg.Class.Nested`, `module.function` (see the README's table per language). */
+  qualifiedName: string;
+  /** Qualified name of the enclosing container (class, module...), or null at top level. */
+  container: string | null;
+  startLine: number;
+  endLine: number;
+  startColumn: number;
+  visibility: "public" | "protected" | "private" | "internal" | "package" | null;
+  /** The definition's first line up to its body, trimmed. */
+  signature: string;
+}
+
+export interface ExtractedReference {
+  name: string;
+  kind: ReferenceKind;
+  line: number;
+  column: number;
+  /** Qualified name of the innermost definition containing the reference (the calling function), or null. */
+  enclosing: string | null;
+}
+
+export type ExtractionStatus = "ok" | "syntax_errors" | "timeout" | "failed" | "no_grammar" | "skipped";
+
+export interface Extraction {
+  status: ExtractionStatus;
+  extractor: Extractor | null;
+  confidence: Confidence;
+  symbols: ExtractedSymbol[];
+  references: ExtractedReference[];
+  /** Why extraction was partial or absent (grammar failed to load, timeout after N ms...). */
+  detail: string | null;
+}
