@@ -31,10 +31,16 @@ function file(path: string, content: string): FileInput {
   };
 }
 
+/** Candidate paths from the index alone, checked against a full scan that reads the text. */
 async function collect(store: SqliteStore, indexId: string, fragments: string[]): Promise<string[]> {
-  const out: string[] = [];
-  for await (const c of store.searchCandidates(indexId, { fragments })) out.push(c.file.path);
-  return out;
+  const fromIndex = (await store.candidateFiles(indexId, { fragments }, 1000)).files.map((f) => f.path);
+  const scanned: string[] = [];
+  await store.scanCandidates(indexId, { fragments }, (c) => {
+    scanned.push(c.file.path);
+    return true;
+  });
+  assert.deepEqual(scanned, fromIndex);
+  return fromIndex;
 }
 
 describe("SQLite store", () => {
@@ -88,7 +94,7 @@ describe("SQLite store", () => {
     assert.deepEqual(await collect(store, third, ["psil"]), ["c.txt"]);
   });
 
-  test("trigram candidates: case-insensitive, all fragments required, paged past one page", async () => {
+  test("trigram candidates: case-insensitive, all fragments required, limits report more", async () => {
     const id = await store.beginIndex({ ...META, repoId: "acme/paged" });
     const files = Array.from({ length: 150 }, (_, i) => file(`f${String(i).padStart(3, "0")}.txt`, i % 2 === 0 ? "Needle in HAYSTACK" : "only hay"));
     await store.addFiles(id, files);
@@ -97,6 +103,12 @@ describe("SQLite store", () => {
     assert.equal(hits.length, 75);
     assert.deepEqual(await collect(store, id, ["needle", "absent"]), []);
     assert.equal((await collect(store, id, [])).length, 150, "no fragments: every file");
+    const limited = await store.candidateFiles(id, { fragments: ["needle"] }, 10);
+    assert.equal(limited.files.length, 10);
+    assert.equal(limited.more, true);
+    let visited = 0;
+    await store.scanCandidates(id, { fragments: ["needle"] }, () => ++visited < 3);
+    assert.equal(visited, 3, "the visitor stops the scan");
   });
 
   test("two repositories in one store are kept apart", async () => {

@@ -42,8 +42,17 @@ describe("MCP tools on the golden repository (SDK client, in-memory transport)",
     assert.equal(results[1]!.trustLevel, "test_code");
     assert.deepEqual(
       { ...results[0]!.hits[0]!, snippet: undefined },
-      { startLine: 16, endLine: 18, matchLine: 17, column: 20, snippet: undefined, matchType: "lexical_exact" },
+      {
+        startLine: 16,
+        endLine: 18,
+        matchLine: 17,
+        column: 20,
+        snippet: undefined,
+        matchType: "lexical_and_symbol",
+        symbol: { kind: "method", qualifiedName: "com.acme.pricing.QuoteService#isQuoteExpired", signature: "public boolean isQuoteExpired(Instant issuedAt, Instant now)" },
+      },
     );
+    assert.equal(results[1]!.hits[0]!.matchType, "lexical_exact", "a mention in the test is text only");
     assert.match(results[0]!.hits[0]!.snippet, /public boolean isQuoteExpired\(Instant issuedAt, Instant now\)/);
     assert.equal(results[1]!.hits[0]!.matchLine, 13);
     const ev = env.evidence[0]!;
@@ -52,9 +61,21 @@ describe("MCP tools on the golden repository (SDK client, in-memory transport)",
     assert.equal(ev.endLine, 18);
     assert.equal(ev.commitSha, h.repo.commit);
     assert.equal(ev.indexVersion, env.indexVersion);
-    assert.equal(ev.retrieval, "lexical");
+    assert.equal(ev.retrieval, "symbol");
     assert.equal(ev.trustLevel, "source_code");
     assert.equal(ev.contentHash, await inventoryHashOf(h, SERVICE));
+  });
+
+  test("a definition outranks files that only mention the name; symbol mode finds definitions by prefix", async () => {
+    const hybrid = await call("search_code", { query: "quote" });
+    const first = (hybrid.data.results as Group[])[0]!;
+    assert.equal(first.path, SERVICE, "QuoteService defines quote()");
+    assert.equal(first.hits[0]!.matchType, "lexical_and_symbol");
+    const lexical = await call("search_code", { query: "quote", mode: "lexical" });
+    assert.ok((lexical.data.results as Group[]).every((g) => g.hits.every((x) => x.matchType === "lexical_exact")));
+    const sym = await call("search_code", { query: "isQuote", mode: "symbol" });
+    const groups = sym.data.results as Group[];
+    assert.deepEqual(groups.map((g) => [g.path, g.hits[0]!.matchLine, g.hits[0]!.matchType]), [[SERVICE, 17, "symbol_definition"]]);
   });
 
   test("search is case-insensitive by default; caseSensitive narrows it", async () => {

@@ -47,6 +47,9 @@ function skipped(path: string, reason: SkipReason, detail: string | null, sizeBy
     hasInstructionLikeText: false,
     skipReason: reason,
     skipDetail: detail,
+    symbolStatus: null,
+    symbolExtractor: null,
+    symbolDetail: null,
     content: null,
   };
 }
@@ -122,6 +125,9 @@ export async function inventoryFile(realRoot: string, path: string, opts: Invent
     hasInstructionLikeText: isDocPath(path) && detectInstructionLikeText(text).length > 0,
     skipReason: null,
     skipDetail: null,
+    symbolStatus: null,
+    symbolExtractor: null,
+    symbolDetail: null,
     content: text,
   };
 }

@@ -1,13 +1,21 @@
 import { createHash } from "node:crypto";
 import { realpath } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import type { FileInput, IndexStats, Store } from "../store/store.js";
 import { inventoryFile, type InventoryOptions } from "./inventory.js";
 import { readRepoInfo, type RepoInfo } from "./repo-info.js";
 import { createSecretScanner } from "./secrets.js";
+import { LEXICAL_LANGUAGES, NO_SYMBOL_GENERATED_REASONS, languageSpec } from "./symbols/languages.js";
+import { extractLexical } from "./symbols/lexical.js";
+import { ExtractionPool } from "./symbols/pool.js";
 import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
 
 /** Bumped whenever extraction changes what rows a file yields, so old and new rows are never mixed. */
-export const EXTRACTOR_VERSION = "1";
+export const EXTRACTOR_VERSION = "2";
+/** Below this many files, workers cost more to start than they save: extract in-process. */
+const SMALL_REPO_FILES = 2000;
+/** Symbol worker threads on larger repositories (the main thread reads, hashes and writes the store). */
+const MAX_SYMBOL_WORKERS = 2;
 
 /** Files read concurrently: enough to hide file-system latency, small enough to bound memory. */
 const READ_CONCURRENCY = 16;
@@ -30,6 +38,8 @@ export interface IndexOptions {
   repoId?: string;
   maxFileBytes: number;
   onProgress?: (p: IndexProgress) => void;
+  /** Symbol worker threads; default: none for small repositories, else up to MAX_SYMBOL_WORKERS. */
+  symbolWorkers?: number;
 }
 
 export interface IndexResult {
@@ -70,6 +80,8 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     extractorVersion: EXTRACTOR_VERSION,
   });
   const inventoryOptions: InventoryOptions = { maxFileBytes: opts.maxFileBytes, secretScanner: createSecretScanner() };
+  const workers = opts.symbolWorkers ?? (total < SMALL_REPO_FILES ? 0 : Math.min(MAX_SYMBOL_WORKERS, availableParallelism()));
+  const pool = await ExtractionPool.create(workers);
   const digestRows: { path: string; contentHash: string; skipReason: string | null }[] = [];
   const stats: IndexStats = { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0 };
   try {
@@ -84,7 +96,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     };
     for (let start = 0; start < total; start += READ_CONCURRENCY) {
       const chunk = walk.paths.slice(start, start + READ_CONCURRENCY);
-      const rows = await Promise.all(chunk.map((p) => inventoryFile(root, p, inventoryOptions)));
+      const rows = await Promise.all(chunk.map(async (p) => withSymbols(await inventoryFile(root, p, inventoryOptions), pool)));
       for (const row of rows) {
         digestRows.push({ path: row.path, contentHash: row.contentHash, skipReason: row.skipReason });
         stats.files += 1;
@@ -109,5 +121,20 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
   } catch (err) {
     await opts.store.failIndex(indexId, err instanceof Error ? err.message : String(err));
     throw err;
+  } finally {
+    await pool.close();
   }
+}
+
+/** Adds symbols and references to an indexed text file: tree-sitter where a grammar exists, else lexical. */
+async function withSymbols(row: FileInput, pool: ExtractionPool): Promise<FileInput> {
+  if (row.content === null || row.skipReason !== null) return row;
+  if (row.generatedReason !== null && NO_SYMBOL_GENERATED_REASONS.has(row.generatedReason)) {
+    return { ...row, symbolStatus: "skipped", symbolDetail: `generated: ${row.generatedReason}` };
+  }
+  let extraction;
+  if (languageSpec(row.language)) extraction = await pool.extract(row.language, row.path, row.content);
+  else if (row.language !== null && LEXICAL_LANGUAGES.has(row.language)) extraction = { ...extractLexical(row.content), status: "no_grammar" as const };
+  else return row;
+  return { ...row, extraction, symbolStatus: extraction.status, symbolExtractor: extraction.extractor, symbolDetail: extraction.detail };
 }

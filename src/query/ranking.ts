@@ -3,8 +3,8 @@ import type { FileRow } from "../store/store.js";
 
 /**
  * Every ranking weight, named, in one place. Lexical ranking today: more matches rank higher (diminishing),
- * a path that contains the query ranks higher, and file kinds carry priors so source outranks tests, docs and
- * generated code for the same evidence.
+ * a path that contains the query ranks higher, file kinds carry priors so source outranks tests, docs and
+ * generated code for the same evidence, very large files rank lower, and a definition outranks a mention.
  */
 export const WEIGHTS = {
   /** Multiplies log(1 + matches in the file). */
@@ -17,12 +17,21 @@ export const WEIGHTS = {
   docPrior: 0.2,
   generatedPrior: -0.5,
   vendoredPrior: -0.7,
+  /** Per doubling of size above `largeFileBytes`: big files are mostly bundles and data, and cost the most to read. */
+  largeFilePerDoubling: -0.15,
+  largeFileBytes: 32 * 1024,
+  /** The file defines a symbol with exactly the queried name (hybrid and symbol modes). */
+  definitionExact: 2.0,
+  /** The file defines a symbol whose name starts with the query (symbol mode). */
+  definitionPrefix: 1.0,
 } as const;
 
 export interface ScoreParts {
   matches: number;
   pathMatch: number;
   prior: number;
+  size: number;
+  definition?: number;
 }
 
 export function lexicalScore(file: FileRow, matchCount: number, pathContainsQuery: boolean): { score: number; parts: ScoreParts } {
@@ -35,7 +44,8 @@ export function lexicalScore(file: FileRow, matchCount: number, pathContainsQuer
     matches: WEIGHTS.matchCount * Math.log1p(matchCount),
     pathMatch: pathContainsQuery ? WEIGHTS.pathMatch : 0,
     prior,
+    size: file.sizeBytes > WEIGHTS.largeFileBytes ? WEIGHTS.largeFilePerDoubling * Math.log2(file.sizeBytes / WEIGHTS.largeFileBytes) : 0,
   };
-  const score = Math.round((parts.matches + parts.pathMatch + parts.prior) * 1000) / 1000;
+  const score = Math.round((parts.matches + parts.pathMatch + parts.prior + parts.size) * 1000) / 1000;
   return { score, parts };
 }

@@ -2,26 +2,33 @@ import type { FileRow } from "../store/store.js";
 import { QueryError } from "./errors.js";
 import { labelInputOf, type EvidenceDraft, type QueryContext, type QueryResult, type Warning } from "./context.js";
 import { compilePathGlobs } from "./paths.js";
-import { lexicalScore, type ScoreParts } from "./ranking.js";
+import { WEIGHTS, lexicalScore, type ScoreParts } from "./ranking.js";
 import { requiredLiterals } from "./regex-literals.js";
+import { definitionsFor, type DefinitionMatch } from "./search-symbols.js";
+import { contextSpan, indexLines, lineOf, snippetOf, type LineIndex } from "./snippets.js";
 
 /** The trigram index needs at least this many characters in a fragment. */
 const MIN_FRAGMENT = 3;
 /** Files verified before ranking, per requested result: bounds work on very common terms. */
-const FILES_PER_RESULT = 4;
-const MIN_CANDIDATE_FILES = 100;
+const FILES_PER_RESULT = 2;
+const MIN_CANDIDATE_FILES = 50;
+/** Candidate files taken from the trigram index (metadata only) and ranked by priors before any text is read. */
+const INDEX_CANDIDATE_LIMIT = 5000;
+/** Verified files to collect before stopping, at least; more only while hits are still missing. */
+const MIN_VERIFIED_FILES = 10;
+/** Text read per query is capped here; beyond it results say `truncated`. */
+const READ_BUDGET_BYTES = 4 * 1024 * 1024;
 /** Without an indexable fragment the whole corpus would be scanned: stop after this many bytes. */
 const SCAN_BUDGET_BYTES = 256 * 1024 * 1024;
 const MAX_HITS_PER_FILE = 5;
-const SNIPPET_CONTEXT_LINES = 1;
-const MAX_SNIPPET_LINE_CHARS = 400;
 const MAX_MATCHES_COUNTED_PER_FILE = 1000;
 
-export type MatchType = "lexical_exact" | "lexical_regex";
+export type SearchMode = "lexical" | "symbol" | "hybrid";
+export type MatchType = "lexical_exact" | "lexical_regex" | "symbol_definition" | "lexical_and_symbol";
 
 export interface SearchInput {
   query: string;
-  mode?: "lexical";
+  mode?: SearchMode;
   caseSensitive?: boolean;
   regex?: boolean;
   paths?: string[];
@@ -36,6 +43,8 @@ export interface SearchHit {
   column: number;
   snippet: string;
   matchType: MatchType;
+  /** For definition hits: what is defined there. */
+  symbol?: { kind: string; qualifiedName: string; signature: string };
 }
 
 export interface SearchResultGroup {
@@ -48,185 +57,206 @@ export interface SearchResultGroup {
   hits: SearchHit[];
 }
 
-interface Matcher {
-  matchType: MatchType;
-  /** Offsets (UTF-16) of matches in `content`, at most `limit`. */
-  find(content: string, limit: number): { index: number; length: number }[];
+interface Match {
+  index: number;
+  length: number;
+}
+
+/** A file that matched, before hits are built (only the returned files pay for snippets). */
+interface Candidate {
+  file: FileRow;
+  content: string | null;
+  matches: Match[];
+  definitions: DefinitionMatch[];
+  score: number;
+  parts: ScoreParts;
 }
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-function buildMatcher(input: SearchInput): Matcher {
-  let source = input.regex ? input.query : escapeRegex(input.query);
-  let re: RegExp;
+function buildRegex(input: SearchInput): RegExp {
   try {
-    re = new RegExp(source, input.caseSensitive ? "gm" : "gim");
+    return new RegExp(input.regex ? input.query : escapeRegex(input.query), input.caseSensitive ? "gm" : "gim");
   } catch (err) {
     throw new QueryError("invalid_input", `invalid regular expression: ${err instanceof Error ? err.message : String(err)}`);
   }
-  source = "";
-  return {
-    matchType: input.regex ? "lexical_regex" : "lexical_exact",
-    find(content, limit) {
-      const out: { index: number; length: number }[] = [];
-      re.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      while (out.length < limit && (m = re.exec(content)) !== null) {
-        out.push({ index: m.index, length: m[0].length });
-        if (m[0].length === 0) re.lastIndex += 1;
-      }
-      return out;
-    },
-  };
+}
+
+function findMatches(re: RegExp, content: string, limit: number): Match[] {
+  const out: Match[] = [];
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while (out.length < limit && (m = re.exec(content)) !== null) {
+    out.push({ index: m.index, length: m[0].length });
+    if (m[0].length === 0) re.lastIndex += 1;
+  }
+  return out;
 }
 
 /** Fragments for the store's case-insensitive pre-filter; only ASCII ones when the search ignores case. */
 function candidateFragments(input: SearchInput): string[] {
   const raw = input.regex ? requiredLiterals(input.query) : [input.query];
   const fragments: string[] = [];
-  for (const r of raw) {
-    for (const piece of r.split(/[%_]/)) {
-      if (piece.length < MIN_FRAGMENT) continue;
-      if (!input.caseSensitive && /[^\x00-\x7f]/.test(piece)) continue;
-      fragments.push(piece);
-    }
+  for (const piece of raw) {
+    if (piece.length < MIN_FRAGMENT) continue;
+    if (!input.caseSensitive && /[^\x00-\x7f]/.test(piece)) continue;
+    fragments.push(piece);
   }
   return fragments;
 }
 
-/** 1-based line numbers for offsets, computed in one pass over the text. */
-function lineStarts(content: string): number[] {
-  const starts = [0];
-  let i = content.indexOf("\n");
-  while (i !== -1) {
-    starts.push(i + 1);
-    i = content.indexOf("\n", i + 1);
-  }
-  return starts;
-}
-
-function lineOf(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
-
-function snippetOf(content: string, starts: number[], from: number, to: number): string {
-  const lines: string[] = [];
-  for (let n = from; n <= to; n++) {
-    const s = starts[n - 1]!;
-    const e = n < starts.length ? starts[n]! - 1 : content.length;
-    let line = content.slice(s, e).replace(/\r$/, "");
-    if (line.length > MAX_SNIPPET_LINE_CHARS) line = `${line.slice(0, MAX_SNIPPET_LINE_CHARS)}…`;
-    lines.push(line);
-  }
-  return lines.join("\n");
-}
-
-function hitsOf(content: string, matches: { index: number; length: number }[], matchType: MatchType): SearchHit[] {
-  const starts = lineStarts(content);
-  const totalLines = content.endsWith("\n") ? starts.length - 1 : starts.length;
+function lexicalHits(content: string, idx: LineIndex, matches: Match[], matchType: MatchType): SearchHit[] {
   const hits: SearchHit[] = [];
-  const seenLines = new Set<number>();
+  const seen = new Set<number>();
   for (const m of matches) {
-    const line = lineOf(starts, m.index);
-    if (seenLines.has(line)) continue;
-    seenLines.add(line);
-    const startLine = Math.max(1, line - SNIPPET_CONTEXT_LINES);
-    const endLine = Math.min(Math.max(totalLines, 1), line + SNIPPET_CONTEXT_LINES);
-    hits.push({
-      startLine,
-      endLine,
-      matchLine: line,
-      column: m.index - starts[line - 1]! + 1,
-      snippet: snippetOf(content, starts, startLine, endLine),
-      matchType,
-    });
+    const line = lineOf(idx, m.index);
+    if (seen.has(line)) continue;
+    seen.add(line);
+    const span = contextSpan(idx, line);
+    hits.push({ ...span, matchLine: line, column: m.index - idx.starts[line - 1]! + 1, snippet: snippetOf(content, idx, span.startLine, span.endLine), matchType });
     if (hits.length >= MAX_HITS_PER_FILE) break;
   }
   return hits;
 }
 
+/** Definition hits first: a lexical hit inside a definition's span becomes `lexical_and_symbol`. */
+function hitsFor(c: Candidate, lexicalType: MatchType): SearchHit[] {
+  if (c.content === null) return [];
+  const idx = indexLines(c.content);
+  const lexical = lexicalHits(c.content, idx, c.matches, lexicalType);
+  const defHits: SearchHit[] = [];
+  for (const d of c.definitions) {
+    const symbol = { kind: d.kind, qualifiedName: d.qualifiedName, signature: d.signature };
+    const at = lexical.findIndex((h) => h.matchLine >= d.startLine && h.matchLine <= d.endLine);
+    if (at >= 0) {
+      defHits.push({ ...lexical[at]!, matchType: "lexical_and_symbol", symbol });
+      lexical.splice(at, 1);
+    } else {
+      const span = contextSpan(idx, d.startLine);
+      defHits.push({ ...span, matchLine: d.startLine, column: d.startColumn, snippet: snippetOf(c.content, idx, span.startLine, span.endLine), matchType: "symbol_definition", symbol });
+    }
+  }
+  return [...defHits, ...lexical].slice(0, MAX_HITS_PER_FILE);
+}
+
 /**
- * Lexical search: case-insensitive substring by default, or a regular expression, pre-filtered by the trigram
- * index and verified on each candidate's text. Hitting a limit returns partial results with `stats.truncated`.
+ * search_code. `lexical`: case-insensitive substring by default, or a regular expression, pre-filtered by the
+ * trigram index and verified on each candidate's text. `symbol`: definitions whose name matches. `hybrid`: both,
+ * with a definition outranking a mention. Hitting a limit returns partial results with `stats.truncated`.
  */
 export async function searchCode(ctx: QueryContext, input: SearchInput): Promise<QueryResult<SearchResultGroup>> {
   if (input.query.trim().length === 0) throw new QueryError("invalid_input", "query must not be empty");
+  const mode = input.mode ?? "hybrid";
   const maxResults = Math.min(input.maxResults ?? ctx.policy.maxSearchResults, ctx.policy.maxSearchResults);
   const includeGenerated = input.includeGenerated ?? ctx.policy.includeGeneratedFilesByDefault;
-  const matcher = buildMatcher(input);
+  const re = buildRegex(input);
   const fragments = candidateFragments(input);
   const pathFilter = compilePathGlobs(input.paths);
   const candidateLimit = Math.max(MIN_CANDIDATE_FILES, maxResults * FILES_PER_RESULT);
   const warnings: Warning[] = [];
   const excluded = { generated: 0, secretSuspect: 0 };
   const queryLower = input.query.toLowerCase();
-
-  const groups: SearchResultGroup[] = [];
-  const files = new Map<string, FileRow>();
-  let scannedBytes = 0;
-  let moreCandidates = false;
-  let budgetExhausted = false;
-  for await (const cand of ctx.store.searchCandidates(ctx.index.id, { fragments, pathPrefix: pathFilter.prefix })) {
-    const f = cand.file;
-    if (!pathFilter.matches(f.path)) continue;
-    if (groups.length >= candidateLimit) {
-      moreCandidates = true;
-      break;
-    }
-    if (fragments.length === 0) {
-      scannedBytes += cand.content.length;
-      if (scannedBytes > SCAN_BUDGET_BYTES) {
-        budgetExhausted = true;
-        break;
-      }
-    }
-    const matches = matcher.find(cand.content, MAX_MATCHES_COUNTED_PER_FILE);
-    if (matches.length === 0) continue;
+  const allowed = (f: FileRow): boolean => {
     if (f.isSecretSuspect && !ctx.policy.includeSecretSuspectFiles) {
       excluded.secretSuspect += 1;
-      continue;
+      return false;
     }
     if ((f.isGenerated || f.isVendored) && !includeGenerated) {
       excluded.generated += 1;
-      continue;
+      return false;
     }
-    const pathContains = f.path.toLowerCase().includes(queryLower);
-    const { score, parts } = lexicalScore(f, matches.length, pathContains);
-    files.set(f.path, f);
-    groups.push({
-      path: f.path,
-      language: f.language,
-      contentHash: f.contentHash,
-      score,
-      scoreParts: parts,
-      matchCount: matches.length,
-      hits: hitsOf(cand.content, matches, matcher.matchType),
+    return true;
+  };
+
+  const byPath = new Map<string, Candidate>();
+  let scannedBytes = 0;
+  let moreCandidates = false;
+  let budgetExhausted = false;
+  const consider = (f: FileRow, content: string): void => {
+    const matches = findMatches(re, content, MAX_MATCHES_COUNTED_PER_FILE);
+    if (matches.length === 0 || !allowed(f)) return;
+    const { score, parts } = lexicalScore(f, matches.length, f.path.toLowerCase().includes(queryLower));
+    byPath.set(f.path, { file: f, content, matches, definitions: [], score, parts });
+  };
+  if (mode !== "symbol" && fragments.length > 0) {
+    // Index-only candidates, ranked by what is known without reading text; then read and verify in that order.
+    const { files, more } = await ctx.store.candidateFiles(ctx.index.id, { fragments, pathPrefix: pathFilter.prefix }, INDEX_CANDIDATE_LIMIT);
+    moreCandidates = more;
+    const ordered = files
+      .filter((f) => pathFilter.matches(f.path))
+      .map((f) => ({ f, prior: lexicalScore(f, 0, f.path.toLowerCase().includes(queryLower)).score }))
+      .sort((a, b) => b.prior - a.prior || (a.f.path < b.f.path ? -1 : 1));
+    let hitsInHand = 0;
+    let bytesRead = 0;
+    for (let i = 0; i < ordered.length; i++) {
+      const enough = byPath.size >= MIN_VERIFIED_FILES && hitsInHand >= maxResults;
+      if (enough || byPath.size >= candidateLimit || bytesRead >= READ_BUDGET_BYTES) {
+        moreCandidates = true;
+        break;
+      }
+      const f = ordered[i]!.f;
+      const content = await ctx.store.getContent(ctx.index.id, f.path);
+      if (content === null) continue;
+      bytesRead += content.length;
+      consider(f, content);
+      const c = byPath.get(f.path);
+      if (c) hitsInHand += Math.min(c.matches.length, MAX_HITS_PER_FILE);
+    }
+  } else if (mode !== "symbol") {
+    await ctx.store.scanCandidates(ctx.index.id, { fragments, pathPrefix: pathFilter.prefix }, (cand) => {
+      if (!pathFilter.matches(cand.file.path)) return true;
+      if (byPath.size >= candidateLimit) {
+        moreCandidates = true;
+        return false;
+      }
+      scannedBytes += cand.content.length;
+      if (scannedBytes > SCAN_BUDGET_BYTES) {
+        budgetExhausted = true;
+        return false;
+      }
+      consider(cand.file, cand.content);
+      return true;
     });
   }
+  if (mode !== "lexical" && !input.regex) {
+    const defs = await definitionsFor(ctx, input.query, { prefix: mode === "symbol", pathFilter, limit: candidateLimit });
+    for (const d of defs) {
+      if (!allowed(d.file)) continue;
+      let c = byPath.get(d.file.path);
+      if (!c) {
+        const { score, parts } = lexicalScore(d.file, 0, d.file.path.toLowerCase().includes(queryLower));
+        c = { file: d.file, content: null, matches: [], definitions: [], score, parts };
+        byPath.set(d.file.path, c);
+      }
+      if (c.definitions.length === 0) {
+        const bonus = d.exact ? WEIGHTS.definitionExact : WEIGHTS.definitionPrefix;
+        c.score = Math.round((c.score + bonus) * 1000) / 1000;
+        c.parts = { ...c.parts, definition: bonus };
+      }
+      c.definitions.push(d);
+    }
+  }
 
-  groups.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const ranked = [...byPath.values()].sort((a, b) => b.score - a.score || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
   const items: SearchResultGroup[] = [];
   let returnedHits = 0;
   let droppedHits = false;
-  for (const g of groups) {
+  const lexicalType: MatchType = input.regex ? "lexical_regex" : "lexical_exact";
+  for (const c of ranked) {
     if (returnedHits >= maxResults) {
       droppedHits = true;
       break;
     }
+    c.content ??= await ctx.store.getContent(ctx.index.id, c.file.path);
+    const all = hitsFor(c, lexicalType);
     const room = maxResults - returnedHits;
-    if (g.hits.length > room) droppedHits = true;
-    const hits = g.hits.slice(0, room);
+    if (all.length > room) droppedHits = true;
+    const hits = all.slice(0, room);
     returnedHits += hits.length;
-    items.push({ ...g, hits });
+    const f = c.file;
+    items.push({ path: f.path, language: f.language, contentHash: f.contentHash, score: c.score, scoreParts: c.parts, matchCount: c.matches.length, hits });
   }
   if (budgetExhausted) {
     warnings.push({
@@ -245,15 +275,22 @@ export async function searchCode(ctx: QueryContext, input: SearchInput): Promise
   }
   const truncated = moreCandidates || budgetExhausted || droppedHits;
   const evidence: EvidenceDraft[] = items.flatMap((g) =>
-    g.hits.map((h) => ({ path: g.path, startLine: h.startLine, endLine: h.endLine, contentHash: g.contentHash, retrieval: "lexical" as const })),
+    g.hits.map((h) => ({
+      path: g.path,
+      startLine: h.startLine,
+      endLine: h.endLine,
+      contentHash: g.contentHash,
+      retrieval: h.matchType === "symbol_definition" || h.matchType === "lexical_and_symbol" ? ("symbol" as const) : ("lexical" as const),
+    })),
   );
   return {
     items,
     stats: {
       truncated,
+      mode,
       files: items.length,
       hits: returnedHits,
-      filesMatched: groups.length,
+      filesMatched: byPath.size,
       moreFilesNotScanned: moreCandidates,
       maxResults,
       ...(truncated
@@ -261,7 +298,7 @@ export async function searchCode(ctx: QueryContext, input: SearchInput): Promise
         : {}),
     },
     evidence,
-    labels: new Map([...files.values()].map((f) => [f.path, labelInputOf(f)])),
+    labels: new Map([...byPath.values()].map((c) => [c.file.path, labelInputOf(c.file)])),
     warnings,
   };
 }

@@ -1,3 +1,14 @@
+import type {
+  Confidence,
+  ExtractedReference,
+  ExtractedSymbol,
+  Extraction,
+  ExtractionStatus,
+  Extractor,
+  ReferenceKind,
+  SymbolKind,
+} from "../indexer/symbols/types.js";
+
 /**
  * The one storage contract. Queries and the indexer speak only to this interface; `sqlite/` (embedded default)
  * implements it today and a shared PostgreSQL store will implement the same contract.
@@ -44,6 +55,10 @@ export type SkipReason =
 
 export interface FileRow {
   path: string;
+  /** How symbols were extracted (null: not attempted, e.g. prose and data files). */
+  symbolStatus: ExtractionStatus | null;
+  symbolExtractor: Extractor | null;
+  symbolDetail: string | null;
   language: string | null;
   sizeBytes: number;
   lineCount: number | null;
@@ -62,6 +77,8 @@ export interface FileRow {
 /** A file row plus its text, for the full-text index. `content` is null for skipped files. */
 export interface FileInput extends FileRow {
   content: string | null;
+  /** Symbols and references, when the file's language was extracted. */
+  extraction?: Extraction | null;
 }
 
 export interface FileFilter {
@@ -76,9 +93,14 @@ export interface ContentCandidate {
 }
 
 export interface CandidateQuery {
-  /** Literal fragments that must all occur (case-insensitively) in the content; may be empty (full scan). */
+  /**
+   * Literal fragments that must all occur (case-insensitively) in the content; may be empty (full scan). The
+   * store may return files that do not contain them (index-level pre-filter): callers verify on the text.
+   */
   fragments: string[];
   pathPrefix?: string;
+  /** Leave out files whose symbols came from this extractor (lexical mentions skip tree-sitter files). */
+  excludeExtractor?: Extractor;
 }
 
 export interface LanguageCount {
@@ -106,6 +128,42 @@ export interface IndexSummary {
   topLevel: { name: string; files: number }[];
 }
 
+export interface SymbolRow extends ExtractedSymbol {
+  path: string;
+  language: string | null;
+  contentHash: string;
+  extractor: Extractor;
+  confidence: Confidence;
+  file: FileRow;
+}
+
+export interface ReferenceRow extends ExtractedReference {
+  path: string;
+  language: string | null;
+  contentHash: string;
+  confidence: Confidence;
+  file: FileRow;
+}
+
+export interface SymbolQuery {
+  /** Exact simple name (case-sensitive). */
+  name?: string;
+  /** Names starting with this prefix, case-insensitively (for symbol search). */
+  namePrefix?: string;
+  kinds?: SymbolKind[];
+  language?: string;
+  pathPrefix?: string;
+  limit: number;
+}
+
+export interface ReferenceQuery {
+  name: string;
+  kinds?: ReferenceKind[];
+  language?: string;
+  pathPrefix?: string;
+  limit: number;
+}
+
 export interface Store {
   /** A short description for `inspect_index` (kind and location, no credentials). */
   readonly description: string;
@@ -123,8 +181,20 @@ export interface Store {
   getFile(indexId: string, path: string): Promise<FileRow | null>;
   listFiles(indexId: string, filter?: FileFilter): Promise<FileRow[]>;
   summarize(indexId: string): Promise<IndexSummary>;
-  /** Streams files whose indexed text contains every fragment, in a stable order; stop iterating to stop. */
-  searchCandidates(indexId: string, query: CandidateQuery): AsyncIterable<ContentCandidate>;
+  /**
+   * Visits files whose indexed text contains every fragment (case-insensitively), in a stable order, until `visit`
+   * returns false. One evaluation of the trigram query serves the whole scan; `visit` must not call the store.
+   */
+  scanCandidates(indexId: string, query: CandidateQuery, visit: (candidate: ContentCandidate) => boolean): Promise<void>;
+  /**
+   * Files that may contain every fragment, from the trigram index alone (a superset: no text is read), at most
+   * `limit`, with `more` when others exist. Callers read and verify the text of the ones they keep.
+   */
+  candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: FileRow[]; more: boolean }>;
   getContent(indexId: string, path: string): Promise<string | null>;
+  findSymbols(indexId: string, query: SymbolQuery): Promise<SymbolRow[]>;
+  findReferences(indexId: string, query: ReferenceQuery): Promise<ReferenceRow[]>;
+  /** Symbols and references per extractor status, for inspect_index. */
+  symbolSummary(indexId: string): Promise<{ symbols: number; references: number; byStatus: Record<string, number> }>;
   close(): Promise<void>;
 }

@@ -62,3 +62,16 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
 export function languageSpec(language: string | null): LanguageSpec | undefined {
   return language === null ? undefined : LANGUAGES[language];
 }
+
+/**
+ * Programming languages without a grammar here: they get the lexical fallback (definitions only, low confidence).
+ * Prose and data files (Markdown, JSON, YAML...) get no symbol extraction at all.
+ */
+export const LEXICAL_LANGUAGES: ReadonlySet<string> = new Set([
+  "perl", "lua", "shell", "elixir", "erlang", "haskell", "ocaml", "r", "julia", "dart", "objective-c", "objective-cpp",
+  "groovy", "clojure", "fsharp", "visual-basic-.net", "powershell", "zig", "nim", "crystal", "d", "fortran",
+  "pascal", "ada", "cobol", "tcl", "racket", "scheme", "common-lisp", "emacs-lisp", "solidity", "vue", "svelte",
+]);
+
+/** Files classified with these generated reasons are not parsed: minified bundles and lock files hold no symbols worth it. */
+export const NO_SYMBOL_GENERATED_REASONS: ReadonlySet<string> = new Set(["minified", "lock-file", "source-map"]);

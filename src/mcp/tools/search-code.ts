@@ -9,7 +9,10 @@ const MAX_RESULTS_CEILING = 50;
 
 export const searchCodeSchema = z.strictObject({
   query: z.string().min(1).max(MAX_QUERY_CHARS).describe("Text to find: a substring (default) or a regular expression with regex: true"),
-  mode: z.enum(["lexical"]).default("lexical").describe("lexical: exact substring or regex, trigram-backed"),
+  mode: z
+    .enum(["hybrid", "lexical", "symbol"])
+    .default("hybrid")
+    .describe("hybrid: text matches plus symbol definitions (a definition outranks a mention); lexical: text only; symbol: definitions whose name starts with the query"),
   caseSensitive: z.boolean().default(false),
   regex: z.boolean().default(false).describe("Treat query as a JavaScript regular expression"),
   paths: z
@@ -24,8 +27,9 @@ export const searchCodeSchema = z.strictObject({
 export const searchCodeTool = defineTool({
   name: "search_code",
   description:
-    "Find code by exact text or regular expression. Results are grouped by file in rank order; each hit has path, " +
-    "line range, snippet, content hash, matchType and trust label. Secret-suspect and generated files are left out by policy.",
+    "Find code by exact text, regular expression or symbol name. Results are grouped by file in rank order; each hit has path, " +
+    "line range, snippet, content hash, matchType (lexical_exact, lexical_regex, symbol_definition, lexical_and_symbol) and trust " +
+    "label. Secret-suspect and generated files are left out by policy.",
   inputSchema: searchCodeSchema,
   annotations: { title: "Search code", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx) => toToolOutput(await searchCode(ctx, args), "results"),

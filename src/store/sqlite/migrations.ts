@@ -53,14 +53,76 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "symbol extraction status per file",
+    sql: `
+      ALTER TABLE repo_file ADD COLUMN symbol_status TEXT;
+      ALTER TABLE repo_file ADD COLUMN symbol_extractor TEXT;
+      ALTER TABLE repo_file ADD COLUMN symbol_detail TEXT;
+    `,
+  },
 ];
 
-/** Each index build gets its own trigram table, so superseding an index is a DROP, not a row-by-row delete. */
-export function contentTableName(seq: number): string {
-  if (!Number.isSafeInteger(seq) || seq < 0) throw new Error(`invalid index sequence ${seq}`);
-  return `content_fts_${seq}`;
+/**
+ * Per-build tables. Each index build gets its own trigram content table, symbol table and reference table
+ * (the relational model's repo_symbol / repo_reference, one physical table per build), so superseding an index
+ * is a DROP instead of deleting millions of rows, and a half-written build never mixes with a ready one.
+ */
+export interface BuildTables {
+  content: string;
+  symbols: string;
+  references: string;
 }
 
-export function createContentTableSql(seq: number): string {
-  return `CREATE VIRTUAL TABLE ${contentTableName(seq)} USING fts5(content, tokenize = 'trigram', detail = 'none')`;
+export function buildTables(seq: number): BuildTables {
+  if (!Number.isSafeInteger(seq) || seq < 0) throw new Error(`invalid index sequence ${seq}`);
+  return { content: `content_fts_${seq}`, symbols: `repo_symbol_${seq}`, references: `repo_reference_${seq}` };
+}
+
+export function createBuildTablesSql(seq: number): string {
+  const t = buildTables(seq);
+  return `
+    CREATE VIRTUAL TABLE ${t.content} USING fts5(content, tokenize = 'trigram', detail = 'none');
+    CREATE TABLE ${t.symbols} (
+      id INTEGER PRIMARY KEY,
+      file_id INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      qualified_name TEXT NOT NULL,
+      container TEXT,
+      start_line INTEGER NOT NULL,
+      end_line INTEGER NOT NULL,
+      start_column INTEGER NOT NULL,
+      visibility TEXT,
+      signature TEXT NOT NULL,
+      extractor TEXT NOT NULL,
+      confidence TEXT NOT NULL
+    );
+    CREATE TABLE ${t.references} (
+      file_id INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      line INTEGER NOT NULL,
+      col INTEGER NOT NULL,
+      enclosing TEXT,
+      confidence TEXT NOT NULL
+    );
+  `;
+}
+
+/** Lookup indexes, created once a build's rows are all written (bulk loading without them is much faster). */
+export function createBuildIndexesSql(seq: number): string {
+  const t = buildTables(seq);
+  return `
+    CREATE INDEX ${t.symbols}_name ON ${t.symbols} (name);
+    CREATE INDEX ${t.symbols}_name_nocase ON ${t.symbols} (name COLLATE NOCASE);
+    CREATE INDEX ${t.symbols}_qualified ON ${t.symbols} (qualified_name);
+    CREATE INDEX ${t.references}_name ON ${t.references} (name, kind);
+  `;
+}
+
+export function dropBuildTablesSql(seq: number): string {
+  const t = buildTables(seq);
+  return `DROP TABLE IF EXISTS ${t.content}; DROP TABLE IF EXISTS ${t.symbols}; DROP TABLE IF EXISTS ${t.references};`;
 }

@@ -8,6 +8,10 @@ import type {
   FileFilter,
   FileInput,
   FileRow,
+  ReferenceQuery,
+  ReferenceRow,
+  SymbolQuery,
+  SymbolRow,
   IndexMeta,
   IndexRow,
   IndexStats,
@@ -15,10 +19,10 @@ import type {
   SkipReason,
   Store,
 } from "../store.js";
-import { MIGRATIONS, contentTableName, createContentTableSql } from "./migrations.js";
+import { MIGRATIONS, buildTables, createBuildIndexesSql, createBuildTablesSql, dropBuildTablesSql } from "./migrations.js";
+import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
+import { findReferences, findSymbols, insertExtraction, symbolSummary } from "./symbol-queries.js";
 
-/** Rows fetched per page when streaming search candidates; small pages keep the connection free between them. */
-const CANDIDATE_PAGE_SIZE = 64;
 const SKIP_EXAMPLES = 5;
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -39,28 +43,6 @@ interface IndexDbRow {
   error: string | null;
 }
 
-interface FileDbRow {
-  id: number;
-  path: string;
-  language: string | null;
-  size_bytes: number;
-  line_count: number | null;
-  content_hash: string;
-  is_binary: number;
-  is_generated: number;
-  is_vendored: number;
-  generated_reason: string | null;
-  is_secret_suspect: number;
-  secret_reasons: string;
-  has_instruction_like_text: number;
-  skip_reason: SkipReason | null;
-  skip_detail: string | null;
-}
-
-const FILE_COLUMNS = `f.id, f.path, f.language, f.size_bytes, f.line_count, f.content_hash, f.is_binary, f.is_generated,
-  f.is_vendored, f.generated_reason, f.is_secret_suspect, f.secret_reasons, f.has_instruction_like_text,
-  f.skip_reason, f.skip_detail`;
-
 function toIndexRow(r: IndexDbRow): IndexRow {
   return {
     id: r.id,
@@ -79,28 +61,18 @@ function toIndexRow(r: IndexDbRow): IndexRow {
   };
 }
 
-function toFileRow(r: FileDbRow): FileRow {
-  return {
-    path: r.path,
-    language: r.language,
-    sizeBytes: r.size_bytes,
-    lineCount: r.line_count,
-    contentHash: r.content_hash,
-    isBinary: r.is_binary === 1,
-    isGenerated: r.is_generated === 1,
-    isVendored: r.is_vendored === 1,
-    generatedReason: r.generated_reason,
-    isSecretSuspect: r.is_secret_suspect === 1,
-    secretReasons: JSON.parse(r.secret_reasons) as string[],
-    hasInstructionLikeText: r.has_instruction_like_text === 1,
-    skipReason: r.skip_reason,
-    skipDetail: r.skip_detail,
-  };
-}
-
-/** The smallest string greater than every string starting with `prefix` (for range scans on a prefix). */
-function prefixUpperBound(prefix: string): string {
-  return prefix + "\u{10FFFF}";
+/**
+ * An FTS5 query that needs every trigram of every fragment: answered from the index alone (no content is read),
+ * so it is a superset of the files containing the fragments; callers verify on the text. Null: no usable fragment.
+ */
+export function trigramMatchExpression(fragments: string[]): string | null {
+  const grams = new Set<string>();
+  for (const f of fragments) {
+    const chars = [...f.toLowerCase()];
+    for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(""));
+  }
+  if (grams.size === 0) return null;
+  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
 }
 
 export interface SqliteStoreOptions {
@@ -177,20 +149,21 @@ export class SqliteStore implements Store {
           meta.extractorVersion,
           new Date().toISOString(),
         );
-      this.db.exec(createContentTableSql(Number(info.lastInsertRowid)));
+      this.db.exec(createBuildTablesSql(Number(info.lastInsertRowid)));
     })();
     return id;
   }
 
   async addFiles(indexId: string, files: FileInput[]): Promise<void> {
-    const table = contentTableName(this.indexSeq(indexId));
+    const tables = buildTables(this.indexSeq(indexId));
     const insertFile = this.db.prepare(
       `INSERT INTO repo_file (repo_index_id, path, language, size_bytes, line_count, content_hash, is_binary,
          is_generated, is_vendored, generated_reason, is_secret_suspect, secret_reasons, has_instruction_like_text,
-         skip_reason, skip_detail)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         skip_reason, skip_detail, symbol_status, symbol_extractor, symbol_detail)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertContent = this.db.prepare(`INSERT INTO ${table} (rowid, content) VALUES (?, ?)`);
+    const insertContent = this.db.prepare(`INSERT INTO ${tables.content} (rowid, content) VALUES (?, ?)`);
+    const writeExtraction = insertExtraction(this.db, tables);
     this.db.transaction(() => {
       for (const f of files) {
         const info = insertFile.run(
@@ -209,8 +182,12 @@ export class SqliteStore implements Store {
           f.hasInstructionLikeText ? 1 : 0,
           f.skipReason,
           f.skipDetail,
+          f.extraction?.status ?? null,
+          f.extraction?.extractor ?? null,
+          f.extraction?.detail ?? null,
         );
         if (f.content !== null) insertContent.run(info.lastInsertRowid, f.content);
+        if (f.extraction) writeExtraction(Number(info.lastInsertRowid), f.extraction);
       }
     })();
   }
@@ -222,6 +199,7 @@ export class SqliteStore implements Store {
     const older = this.db
       .prepare("SELECT * FROM repo_index WHERE repo_id = ? AND id <> ? AND status IN ('ready', 'failed', 'superseded')")
       .all(index.repo_id, indexId) as IndexDbRow[];
+    this.db.exec(createBuildIndexesSql(index.seq));
     this.db.transaction(() => {
       this.db
         .prepare("UPDATE repo_index SET status = 'ready', index_version = ?, finished_at = ?, stats_json = ? WHERE id = ?")
@@ -233,7 +211,7 @@ export class SqliteStore implements Store {
 
   /** Removes an index's rows and its content table (inside the caller's transaction). */
   private dropIndex(row: IndexDbRow): void {
-    this.db.exec(`DROP TABLE IF EXISTS ${contentTableName(row.seq)}`);
+    this.db.exec(dropBuildTablesSql(row.seq));
     this.db.prepare("DELETE FROM repo_file WHERE repo_index_id = ?").run(row.id);
     this.db.prepare("DELETE FROM repo_index WHERE id = ?").run(row.id);
   }
@@ -242,7 +220,7 @@ export class SqliteStore implements Store {
     const row = this.db.prepare("SELECT * FROM repo_index WHERE id = ?").get(indexId) as IndexDbRow | undefined;
     if (!row) return;
     this.db.transaction(() => {
-      this.db.exec(`DROP TABLE IF EXISTS ${contentTableName(row.seq)}`);
+      this.db.exec(dropBuildTablesSql(row.seq));
       this.db.prepare("DELETE FROM repo_file WHERE repo_index_id = ?").run(row.id);
       this.db
         .prepare("UPDATE repo_index SET status = 'failed', finished_at = ?, error = ? WHERE id = ?")
@@ -342,38 +320,65 @@ export class SqliteStore implements Store {
     };
   }
 
-  async *searchCandidates(indexId: string, query: CandidateQuery): AsyncIterable<ContentCandidate> {
-    const table = contentTableName(this.indexSeq(indexId));
-    const clauses = ["x.rowid > ?"];
-    const filterParams: unknown[] = [];
-    for (const fragment of query.fragments) {
-      if (/[%_]/.test(fragment)) throw new Error("candidate fragments must not contain LIKE wildcards");
-      clauses.push("x.content LIKE ?");
-      filterParams.push(`%${fragment}%`);
+  /** WHERE clause for candidates: trigram MATCH (index only, a superset) plus path and extractor filters. */
+  private candidateWhere(table: string, query: CandidateQuery): { where: string; params: unknown[] } {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    const expr = trigramMatchExpression(query.fragments);
+    if (expr !== null) {
+      clauses.push(`${table} MATCH ?`);
+      params.push(expr);
     }
     if (query.pathPrefix) {
       clauses.push("f.path >= ? AND f.path < ?");
-      filterParams.push(query.pathPrefix, prefixUpperBound(query.pathPrefix));
+      params.push(query.pathPrefix, prefixUpperBound(query.pathPrefix));
     }
-    const stmt = this.db.prepare(
-      `SELECT ${FILE_COLUMNS}, x.content AS content FROM ${table} x JOIN repo_file f ON f.id = x.rowid
-       WHERE ${clauses.join(" AND ")} ORDER BY x.rowid LIMIT ${CANDIDATE_PAGE_SIZE}`,
-    );
-    let after = 0;
-    for (;;) {
-      const rows = stmt.all(after, ...filterParams) as (FileDbRow & { content: string })[];
-      for (const row of rows) yield { file: toFileRow(row), content: row.content };
-      if (rows.length < CANDIDATE_PAGE_SIZE) return;
-      after = rows[rows.length - 1]!.id;
+    if (query.excludeExtractor) {
+      clauses.push("(f.symbol_extractor IS NULL OR f.symbol_extractor <> ?)");
+      params.push(query.excludeExtractor);
+    }
+    return { where: clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "", params };
+  }
+
+  async candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: FileRow[]; more: boolean }> {
+    const table = buildTables(this.indexSeq(indexId)).content;
+    const { where, params } = this.candidateWhere(table, query);
+    const rows = this.db
+      .prepare(`SELECT ${FILE_COLUMNS} FROM ${table} JOIN repo_file f ON f.id = ${table}.rowid ${where} LIMIT ?`)
+      .all(...params, limit + 1) as FileDbRow[];
+    return { files: rows.slice(0, limit).map(toFileRow), more: rows.length > limit };
+  }
+
+  async scanCandidates(indexId: string, query: CandidateQuery, visit: (candidate: ContentCandidate) => boolean): Promise<void> {
+    const table = buildTables(this.indexSeq(indexId)).content;
+    const { where, params } = this.candidateWhere(table, query);
+    // Synchronous iteration: no other statement can run on this connection until the scan ends, and none needs to.
+    const rows = this.db
+      .prepare(`SELECT ${FILE_COLUMNS}, ${table}.content AS content FROM ${table} JOIN repo_file f ON f.id = ${table}.rowid ${where}`)
+      .iterate(...params) as IterableIterator<FileDbRow & { content: string }>;
+    for (const row of rows) {
+      if (!visit({ file: toFileRow(row), content: row.content })) break;
     }
   }
 
   async getContent(indexId: string, path: string): Promise<string | null> {
-    const table = contentTableName(this.indexSeq(indexId));
+    const table = buildTables(this.indexSeq(indexId)).content;
     const row = this.db
       .prepare(`SELECT x.content AS content FROM repo_file f JOIN ${table} x ON x.rowid = f.id WHERE f.repo_index_id = ? AND f.path = ?`)
       .get(indexId, path) as { content: string } | undefined;
     return row?.content ?? null;
+  }
+
+  async findSymbols(indexId: string, query: SymbolQuery): Promise<SymbolRow[]> {
+    return findSymbols(this.db, buildTables(this.indexSeq(indexId)), indexId, query);
+  }
+
+  async findReferences(indexId: string, query: ReferenceQuery): Promise<ReferenceRow[]> {
+    return findReferences(this.db, buildTables(this.indexSeq(indexId)), indexId, query);
+  }
+
+  async symbolSummary(indexId: string): Promise<{ symbols: number; references: number; byStatus: Record<string, number> }> {
+    return symbolSummary(this.db, buildTables(this.indexSeq(indexId)), indexId);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { SYMBOL_KINDS } from "../../indexer/symbols/types.js";
+import { findSymbol } from "../../query/symbols.js";
+import { defineTool, toToolOutput } from "../tool.js";
+
+const MAX_SYMBOL_CHARS = 300;
+const MAX_LANGUAGE_CHARS = 50;
+const MAX_GLOBS = 20;
+const MAX_GLOB_CHARS = 500;
+const MAX_RESULTS_CEILING = 50;
+
+export const findSymbolSchema = z.strictObject({
+  symbol: z.string().min(1).max(MAX_SYMBOL_CHARS).describe("A name (getQuote) or a qualified name (QuoteService#getQuote, com.acme.QuoteService#getQuote)"),
+  intent: z
+    .enum(["definition", "references", "call_sites"])
+    .default("definition")
+    .describe("definition: where it is declared; references: every syntactic use; call_sites: calls only, with the enclosing function"),
+  language: z.string().min(1).max(MAX_LANGUAGE_CHARS).optional().describe("Limit to one language id, e.g. java, typescript, python"),
+  kind: z.enum(SYMBOL_KINDS).optional().describe("Limit definitions to one kind"),
+  paths: z.array(z.string().min(1).max(MAX_GLOB_CHARS)).max(MAX_GLOBS).optional().describe("Path globs to search in"),
+  maxResults: z.number().int().min(1).max(MAX_RESULTS_CEILING).optional(),
+});
+
+export const findSymbolTool = defineTool({
+  name: "find_symbol",
+  description:
+    "Find where a symbol is defined, referenced or called, from tree-sitter symbols and references (lexical mentions where no grammar " +
+    "exists, marked low confidence). Each hit has path, lines, matchType (symbol_definition, syntactic_reference, lexical_mention), " +
+    "confidence and the enclosing symbol; an ambiguous name lists its candidates instead of guessing.",
+  inputSchema: findSymbolSchema,
+  annotations: { title: "Find symbol", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (args, ctx) => {
+    const out = toToolOutput(await findSymbol(ctx, args), "hits");
+    const stats = out.data.stats as { candidates?: unknown };
+    return { ...out, data: { ...out.data, candidates: stats.candidates ?? [] } };
+  },
+});

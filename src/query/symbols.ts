@@ -1,0 +1,201 @@
+import type { ReferenceKind, SymbolKind } from "../indexer/symbols/types.js";
+import type { FileRow, ReferenceRow, SymbolRow } from "../store/store.js";
+import { labelInputOf, type EvidenceDraft, type QueryContext, type QueryResult, type Warning } from "./context.js";
+import { QueryError } from "./errors.js";
+import { compilePathGlobs } from "./paths.js";
+import { lexicalMentions } from "./mentions.js";
+
+export type SymbolIntent = "definition" | "references" | "call_sites";
+export type SymbolMatchType = "symbol_definition" | "syntactic_reference" | "lexical_mention";
+
+export interface FindSymbolInput {
+  symbol: string;
+  intent: SymbolIntent;
+  language?: string;
+  kind?: SymbolKind;
+  paths?: string[];
+  maxResults?: number;
+}
+
+export interface SymbolHit {
+  path: string;
+  startLine: number;
+  endLine: number;
+  column: number;
+  matchType: SymbolMatchType;
+  confidence: "high" | "medium" | "low";
+  contentHash: string;
+  language: string | null;
+  /** Definitions: kind, qualified name, signature, visibility. References: reference kind and enclosing symbol. */
+  kind: SymbolKind | ReferenceKind;
+  qualifiedName?: string;
+  signature?: string;
+  visibility?: string | null;
+  enclosing?: string | null;
+  snippet?: string;
+  reason: string;
+}
+
+export interface SymbolCandidate {
+  qualifiedName: string;
+  kind: SymbolKind;
+  path: string;
+  startLine: number;
+}
+
+/** Rows fetched from the store per requested result before filtering by qualifier and globs. */
+const FETCH_FACTOR = 4;
+const MIN_FETCH = 200;
+
+/** `com.acme.Quote#get`, `Quote.get`, `get` → the simple name and the qualifier to match (`.` and `#` equal). */
+export function parseSymbol(symbol: string): { name: string; qualified: string | null } {
+  const trimmed = symbol.trim();
+  const parts = trimmed.split(/[#.]|::/).filter((p) => p.length > 0);
+  const name = parts[parts.length - 1] ?? trimmed;
+  return { name, qualified: parts.length > 1 ? parts.join(".") : null };
+}
+
+function normalizeQualified(q: string): string {
+  return q.replace(/#|::/g, ".");
+}
+
+export function matchesQualifier(row: SymbolRow, qualified: string | null): boolean {
+  if (qualified === null) return true;
+  const n = normalizeQualified(row.qualifiedName);
+  return n === qualified || n.endsWith(`.${qualified}`);
+}
+
+function definitionHit(s: SymbolRow): SymbolHit {
+  return {
+    path: s.path,
+    startLine: s.startLine,
+    endLine: s.endLine,
+    column: s.startColumn,
+    matchType: "symbol_definition",
+    confidence: s.confidence,
+    contentHash: s.contentHash,
+    language: s.language,
+    kind: s.kind,
+    qualifiedName: s.qualifiedName,
+    signature: s.signature,
+    visibility: s.visibility,
+    reason: `${s.extractor} definition of ${s.qualifiedName}`,
+  };
+}
+
+/**
+ * Definitions, references or call sites of a symbol, each as evidence with a match type and a confidence.
+ * References are syntactic: a call named `quote` is reported for `QuoteService#quote` with high confidence only
+ * when no other definition shares that name; otherwise the hit says so. An ambiguous name lists its candidates.
+ */
+export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Promise<QueryResult<SymbolHit>> {
+  const { name, qualified } = parseSymbol(input.symbol);
+  if (name.length === 0) throw new QueryError("invalid_input", "symbol must name an identifier");
+  const maxResults = Math.min(input.maxResults ?? ctx.policy.maxSearchResults, ctx.policy.maxSearchResults);
+  const paths = compilePathGlobs(input.paths);
+  const fetch = Math.max(MIN_FETCH, maxResults * FETCH_FACTOR);
+  const base = { ...(input.language ? { language: input.language } : {}), ...(paths.prefix ? { pathPrefix: paths.prefix } : {}) };
+  const warnings: Warning[] = [];
+  const files = new Map<string, FileRow>();
+  const allowed = (f: FileRow): boolean =>
+    paths.matches(f.path) && (ctx.policy.includeSecretSuspectFiles || !f.isSecretSuspect);
+
+  const named = await ctx.store.findSymbols(ctx.index.id, { name, ...base, limit: fetch });
+  const defs = named.filter((s) => matchesQualifier(s, qualified) && (!input.kind || s.kind === input.kind) && allowed(s.file));
+  const distinct = [...new Set(defs.map((d) => d.qualifiedName))];
+  const candidates: SymbolCandidate[] = defs.map((d) => ({ qualifiedName: d.qualifiedName, kind: d.kind, path: d.path, startLine: d.startLine }));
+  const ambiguous = distinct.length > 1;
+  if (ambiguous) {
+    warnings.push({
+      code: "ambiguous_symbol",
+      message: `'${input.symbol}' names ${distinct.length} different definitions; see data.candidates and qualify the name (e.g. Class#method)`,
+    });
+  }
+
+  let hits: SymbolHit[] = [];
+  if (input.intent === "definition") {
+    hits = defs.map(definitionHit);
+    for (const d of defs) files.set(d.path, d.file);
+  } else {
+    const kinds: ReferenceKind[] | undefined = input.intent === "call_sites" ? ["call"] : undefined;
+    const refs = (await ctx.store.findReferences(ctx.index.id, { name, ...base, ...(kinds ? { kinds } : {}), limit: fetch })).filter((r) => allowed(r.file));
+    // Other definitions sharing the simple name make a name-only match less certain.
+    const sameNameElsewhere = named.length - defs.length;
+    hits = refs.map((r) => referenceHit(r, defs, sameNameElsewhere));
+    for (const r of refs) files.set(r.path, r.file);
+    const mentions = await lexicalMentions(ctx, name, paths, fetch);
+    for (const m of mentions) {
+      hits.push(m.hit);
+      files.set(m.file.path, m.file);
+    }
+    if (defs.length === 0 && named.length === 0) {
+      warnings.push({ code: "no_definition_found", message: `no definition of '${name}' is indexed; references may point at an external symbol` });
+    }
+  }
+  const truncated = hits.length > maxResults;
+  const items = hits.slice(0, maxResults);
+  await attachSnippets(ctx, items);
+  const evidence: EvidenceDraft[] = items.map((h) => ({
+    path: h.path,
+    startLine: h.startLine,
+    endLine: h.endLine,
+    contentHash: h.contentHash,
+    retrieval: h.matchType === "lexical_mention" ? "lexical" : h.matchType === "symbol_definition" ? "symbol" : "syntactic",
+  }));
+  return {
+    items,
+    stats: {
+      truncated,
+      intent: input.intent,
+      symbol: input.symbol,
+      ambiguous,
+      candidates: ambiguous ? candidates : [],
+      definitions: defs.length,
+      ...(truncated ? { followUp: "narrow with 'paths', 'language' or a qualified name (Class#method)" } : {}),
+    },
+    evidence,
+    labels: new Map([...files.values()].map((f) => [f.path, labelInputOf(f)])),
+    warnings,
+  };
+}
+
+function referenceHit(r: ReferenceRow, defs: SymbolRow[], sameNameElsewhere: number): SymbolHit {
+  const sameFile = defs.some((d) => d.path === r.path);
+  let confidence: SymbolHit["confidence"] = r.confidence === "high" ? "high" : "medium";
+  let reason = `${r.kind} of '${r.name}'`;
+  if (sameNameElsewhere > 0 && !sameFile) {
+    confidence = "medium";
+    reason += `; ${sameNameElsewhere} other definition(s) share this name and the receiver type is not resolved`;
+  } else if (defs.length === 0) {
+    confidence = "low";
+    reason += "; no matching definition is indexed";
+  }
+  return {
+    path: r.path,
+    startLine: r.line,
+    endLine: r.line,
+    column: r.column,
+    matchType: "syntactic_reference",
+    confidence,
+    contentHash: r.contentHash,
+    language: r.language,
+    kind: r.kind,
+    enclosing: r.enclosing,
+    reason,
+  };
+}
+
+const MAX_SNIPPET_CHARS = 300;
+
+/** The source line of each hit (redaction happens later, in the projection, like every returned string). */
+async function attachSnippets(ctx: QueryContext, hits: SymbolHit[]): Promise<void> {
+  const byPath = new Map<string, string[] | null>();
+  for (const h of hits) {
+    if (!byPath.has(h.path)) {
+      const text = await ctx.store.getContent(ctx.index.id, h.path);
+      byPath.set(h.path, text === null ? null : text.split("\n"));
+    }
+    const line = byPath.get(h.path)?.[h.startLine - 1];
+    if (line !== undefined) h.snippet = line.trim().slice(0, MAX_SNIPPET_CHARS);
+  }
+}

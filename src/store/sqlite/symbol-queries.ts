@@ -1,0 +1,148 @@
+import type Database from "better-sqlite3";
+import type { Confidence, Extraction, Extractor, ReferenceKind, SymbolKind } from "../../indexer/symbols/types.js";
+import type { ReferenceQuery, ReferenceRow, SymbolQuery, SymbolRow } from "../store.js";
+import type { BuildTables } from "./migrations.js";
+import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
+
+/** Prepared inserts for one build's symbol and reference tables; call inside the caller's transaction. */
+export function insertExtraction(db: Database.Database, t: BuildTables): (fileId: number, e: Extraction) => void {
+  const sym = db.prepare(
+    `INSERT INTO ${t.symbols} (file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility,
+       signature, extractor, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const ref = db.prepare(`INSERT INTO ${t.references} (file_id, name, kind, line, col, enclosing, confidence) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  return (fileId, e) => {
+    if (e.extractor === null) return;
+    for (const s of e.symbols) {
+      sym.run(fileId, s.name, s.kind, s.qualifiedName, s.container, s.startLine, s.endLine, s.startColumn, s.visibility, s.signature, e.extractor, e.confidence);
+    }
+    for (const r of e.references) ref.run(fileId, r.name, r.kind, r.line, r.column, r.enclosing, e.confidence);
+  };
+}
+
+interface SymbolDbRow extends FileDbRow {
+  s_name: string;
+  s_kind: SymbolKind;
+  s_qualified_name: string;
+  s_container: string | null;
+  s_start_line: number;
+  s_end_line: number;
+  s_start_column: number;
+  s_visibility: SymbolRow["visibility"];
+  s_signature: string;
+  s_extractor: Extractor;
+  s_confidence: Confidence;
+}
+
+interface ReferenceDbRow extends FileDbRow {
+  r_name: string;
+  r_kind: ReferenceKind;
+  r_line: number;
+  r_col: number;
+  r_enclosing: string | null;
+  r_confidence: Confidence;
+}
+
+function filters(
+  clauses: string[],
+  params: unknown[],
+  q: { kinds?: string[]; language?: string; pathPrefix?: string },
+  kindColumn: string,
+): void {
+  if (q.kinds && q.kinds.length > 0) {
+    clauses.push(`${kindColumn} IN (${q.kinds.map(() => "?").join(", ")})`);
+    params.push(...q.kinds);
+  }
+  if (q.language) {
+    clauses.push("f.language = ?");
+    params.push(q.language);
+  }
+  if (q.pathPrefix) {
+    clauses.push("f.path >= ? AND f.path < ?");
+    params.push(q.pathPrefix, prefixUpperBound(q.pathPrefix));
+  }
+}
+
+export function findSymbols(db: Database.Database, t: BuildTables, indexId: string, q: SymbolQuery): SymbolRow[] {
+  const clauses = ["f.repo_index_id = ?"];
+  const params: unknown[] = [indexId];
+  if (q.name !== undefined) {
+    clauses.push("s.name = ?");
+    params.push(q.name);
+  }
+  if (q.namePrefix !== undefined) {
+    clauses.push("s.name >= ? COLLATE NOCASE AND s.name < ? COLLATE NOCASE");
+    params.push(q.namePrefix, prefixUpperBound(q.namePrefix));
+  }
+  filters(clauses, params, q, "s.kind");
+  const rows = db
+    .prepare(
+      `SELECT ${FILE_COLUMNS}, s.name AS s_name, s.kind AS s_kind, s.qualified_name AS s_qualified_name, s.container AS s_container,
+         s.start_line AS s_start_line, s.end_line AS s_end_line, s.start_column AS s_start_column, s.visibility AS s_visibility,
+         s.signature AS s_signature, s.extractor AS s_extractor, s.confidence AS s_confidence
+       FROM ${t.symbols} s JOIN repo_file f ON f.id = s.file_id
+       WHERE ${clauses.join(" AND ")} ORDER BY f.path, s.start_line LIMIT ?`,
+    )
+    .all(...params, q.limit) as SymbolDbRow[];
+  return rows.map((r) => {
+    const file = toFileRow(r);
+    return {
+      name: r.s_name,
+      kind: r.s_kind,
+      qualifiedName: r.s_qualified_name,
+      container: r.s_container,
+      startLine: r.s_start_line,
+      endLine: r.s_end_line,
+      startColumn: r.s_start_column,
+      visibility: r.s_visibility,
+      signature: r.s_signature,
+      extractor: r.s_extractor,
+      confidence: r.s_confidence,
+      path: file.path,
+      language: file.language,
+      contentHash: file.contentHash,
+      file,
+    };
+  });
+}
+
+export function findReferences(db: Database.Database, t: BuildTables, indexId: string, q: ReferenceQuery): ReferenceRow[] {
+  const clauses = ["r.name = ?", "f.repo_index_id = ?"];
+  const params: unknown[] = [q.name, indexId];
+  filters(clauses, params, q, "r.kind");
+  const rows = db
+    .prepare(
+      `SELECT ${FILE_COLUMNS}, r.name AS r_name, r.kind AS r_kind, r.line AS r_line, r.col AS r_col, r.enclosing AS r_enclosing,
+         r.confidence AS r_confidence
+       FROM ${t.references} r JOIN repo_file f ON f.id = r.file_id
+       WHERE ${clauses.join(" AND ")} ORDER BY f.path, r.line, r.col LIMIT ?`,
+    )
+    .all(...params, q.limit) as ReferenceDbRow[];
+  return rows.map((r) => {
+    const file = toFileRow(r);
+    return {
+      name: r.r_name,
+      kind: r.r_kind,
+      line: r.r_line,
+      column: r.r_col,
+      enclosing: r.r_enclosing,
+      confidence: r.r_confidence,
+      path: file.path,
+      language: file.language,
+      contentHash: file.contentHash,
+      file,
+    };
+  });
+}
+
+export function symbolSummary(db: Database.Database, t: BuildTables, indexId: string): { symbols: number; references: number; byStatus: Record<string, number> } {
+  const symbols = (db.prepare(`SELECT COUNT(*) AS n FROM ${t.symbols}`).get() as { n: number }).n;
+  const references = (db.prepare(`SELECT COUNT(*) AS n FROM ${t.references}`).get() as { n: number }).n;
+  const byStatus: Record<string, number> = {};
+  for (const r of db
+    .prepare("SELECT symbol_status AS status, COUNT(*) AS n FROM repo_file WHERE repo_index_id = ? AND symbol_status IS NOT NULL GROUP BY symbol_status")
+    .all(indexId) as { status: string; n: number }[]) {
+    byStatus[r.status] = r.n;
+  }
+  return { symbols, references, byStatus };
+}
