@@ -86,3 +86,29 @@ describe("repoctx CLI", () => {
     rmSync(inside);
   });
 });
+
+describe("repoctx symbol", () => {
+  let repo: BuiltRepo;
+  let dir: string;
+  let store: string;
+  before(() => {
+    repo = buildGoldenRepo();
+    dir = mkdtempSync(join(tmpdir(), "repoctx-cli-sym-"));
+    store = join(dir, "index.db");
+    assert.equal(runCli(["index", repo.root, "--store", store, "--quiet"]).status, 0);
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  test("definition, call sites with the enclosing method, and ambiguity", () => {
+    const def = runCli(["symbol", "QuoteService#isQuoteExpired", "--repo", repo.root, "--store", store]);
+    assert.equal(def.status, 0, def.stderr);
+    assert.match(def.stdout, /QuoteService\.java:17 {2}method {2}com\.acme\.pricing\.QuoteService#isQuoteExpired {2}\[symbol_definition, high\]/);
+    const calls = runCli(["symbol", "QuoteService#quote", "--calls", "--repo", repo.root, "--store", store]);
+    assert.match(calls.stdout, /QuoteController\.java:14 {2}call {2}in com\.acme\.pricing\.QuoteController#getQuote/);
+    const amb = runCli(["symbol", "getQuote", "--repo", repo.root, "--store", store]);
+    assert.match(amb.stdout, /ambiguous name; candidates:/);
+  });
+});

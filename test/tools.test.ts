@@ -223,6 +223,7 @@ describe("MCP tools on the golden repository (SDK client, in-memory transport)",
       exclusions: { reason: string; files: number; examples: string[] }[];
       policy: { maxFileSliceLines: number };
       store: string;
+      symbols: { symbols: number; references: number; filesByExtractionStatus: Record<string, number> };
     };
     assert.equal(idx.repoId, "acme/pricing-service");
     assert.equal(idx.baseCommit, h.repo.commit);
@@ -237,6 +238,8 @@ describe("MCP tools on the golden repository (SDK client, in-memory transport)",
     assert.equal(idx.policy.maxFileSliceLines, 300);
     assert.ok(idx.languages.some((l) => l.language === "java"));
     assert.match(idx.store, /^sqlite:/);
+    assert.ok(idx.symbols.symbols > 10 && idx.symbols.references > 10, JSON.stringify(idx.symbols));
+    assert.ok((idx.symbols.filesByExtractionStatus.ok ?? 0) >= 5, "java, typescript and python files parsed");
   });
 
   test("repo://map lists languages, the top-level layout and the base commit", async () => {

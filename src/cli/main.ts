@@ -4,7 +4,7 @@ import { ConfigError } from "../config/resolve.js";
 import { serverVersion } from "../mcp/server.js";
 import { EXIT } from "./exit-codes.js";
 import { printIndexResult, runIndex } from "./commands/index-cmd.js";
-import { callTool, formatJson, formatSearch, formatSlice, parseLineRange, report } from "./commands/query-cmds.js";
+import { callTool, formatJson, formatSearch, formatSlice, formatSymbol, parseLineRange, report } from "./commands/query-cmds.js";
 import { runServe } from "./commands/serve.js";
 import { setup, type CommonOptions, type Setup } from "./setup.js";
 
@@ -72,11 +72,20 @@ export function buildProgram(): Command {
     .option("--path <glob...>", "limit to paths matching these globs")
     .option("--max <n>", "maximum hits", positiveInt)
     .option("--include-generated", "include generated and vendored files")
+    .option("--mode <mode>", "hybrid (default), lexical or symbol")
     .option("--json", "print the envelope as JSON")
     .action(
       async (
         query: string,
-        opts: CommonOptions & { regex?: boolean; caseSensitive?: boolean; path?: string[]; max?: number; includeGenerated?: boolean; json?: boolean },
+        opts: CommonOptions & {
+          regex?: boolean;
+          caseSensitive?: boolean;
+          path?: string[];
+          max?: number;
+          includeGenerated?: boolean;
+          mode?: string;
+          json?: boolean;
+        },
       ) =>
         withSetup(opts, undefined, async (s) => {
           const env = await callTool(s, "search_code", {
@@ -86,9 +95,30 @@ export function buildProgram(): Command {
             ...(opts.path ? { paths: opts.path } : {}),
             ...(opts.max ? { maxResults: opts.max } : {}),
             ...(opts.includeGenerated ? { includeGenerated: true } : {}),
+            ...(opts.mode ? { mode: opts.mode } : {}),
           });
           return report(env, opts.json ?? false, formatSearch, process.stdout, process.stderr);
         }),
+    );
+
+  withCommon(program.command("symbol <name>").description("find a symbol's definition, references (--refs) or call sites (--calls)"))
+    .option("--refs", "every syntactic reference")
+    .option("--calls", "call sites only, with the enclosing function")
+    .option("--language <id>", "limit to one language")
+    .option("--path <glob...>", "limit to paths matching these globs")
+    .option("--max <n>", "maximum hits", positiveInt)
+    .option("--json", "print the envelope as JSON")
+    .action(async (name: string, opts: CommonOptions & { refs?: boolean; calls?: boolean; language?: string; path?: string[]; max?: number; json?: boolean }) =>
+      withSetup(opts, undefined, async (s) => {
+        const env = await callTool(s, "find_symbol", {
+          symbol: name,
+          intent: opts.calls ? "call_sites" : opts.refs ? "references" : "definition",
+          ...(opts.language ? { language: opts.language } : {}),
+          ...(opts.path ? { paths: opts.path } : {}),
+          ...(opts.max ? { maxResults: opts.max } : {}),
+        });
+        return report(env, opts.json ?? false, formatSymbol, process.stdout, process.stderr);
+      }),
     );
 
   withCommon(program.command("slice <path>").description("print a line range of an indexed file"))

@@ -1,3 +1,4 @@
+import { EXTRACTOR_VERSION } from "../indexer/pipeline.js";
 import type { Warning } from "../query/context.js";
 import { QueryError } from "../query/errors.js";
 import { projectData, projectEvidence } from "../policy/projection.js";
@@ -15,6 +16,9 @@ async function readyIndex(deps: ServerDeps): Promise<IndexRow> {
     throw new QueryError("index_unavailable", "the index store cannot be read", "check the store location and run `repoctx index`");
   }
   if (!index) throw new QueryError("index_unavailable", "no ready index for this repository", "run `repoctx index` first");
+  if (index.extractorVersion !== EXTRACTOR_VERSION) {
+    throw new QueryError("index_unavailable", "the index was built by an older version of repoctx", "run `repoctx index` to rebuild it");
+  }
   return index;
 }
 

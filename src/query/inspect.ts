@@ -15,6 +15,7 @@ export interface IndexInspection {
   counts: Omit<IndexSummary, "languages" | "skipped" | "topLevel"> & { skipped: number };
   languages: IndexSummary["languages"];
   exclusions: { reason: string; files: number; examples: string[]; effect: string }[];
+  symbols: { symbols: number; references: number; filesByExtractionStatus: Record<string, number> };
   store: string;
   policy: ReadPolicy;
 }
@@ -24,6 +25,7 @@ const SKIP_EFFECT = "kept as a row with its reason; no text indexed";
 /** Index status for operators and agents: what is indexed, what was left out and why, which policy applies. */
 export async function inspectIndex(ctx: QueryContext): Promise<QueryResult<IndexInspection>> {
   const s = await ctx.store.summarize(ctx.index.id);
+  const sym = await ctx.store.symbolSummary(ctx.index.id);
   const exclusions: IndexInspection["exclusions"] = s.skipped.map((k) => ({ ...k, effect: SKIP_EFFECT }));
   if (s.secretSuspect > 0) {
     exclusions.push({
@@ -66,6 +68,7 @@ export async function inspectIndex(ctx: QueryContext): Promise<QueryResult<Index
         },
         languages: s.languages,
         exclusions,
+        symbols: { symbols: sym.symbols, references: sym.references, filesByExtractionStatus: sym.byStatus },
         store: ctx.store.description,
         policy: ctx.policy,
       },

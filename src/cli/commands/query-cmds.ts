@@ -65,6 +65,33 @@ export function formatSearch(data: Record<string, unknown>): string {
   return `${lines.join("\n")}\n`;
 }
 
+interface SymbolHitView {
+  path: string;
+  startLine: number;
+  matchType: string;
+  confidence: string;
+  kind: string;
+  qualifiedName?: string;
+  enclosing?: string | null;
+  snippet?: string;
+}
+
+/** `path:line  kind  qualified name or enclosing function  [match type, confidence]`, then the candidates if ambiguous. */
+export function formatSymbol(data: Record<string, unknown>): string {
+  const hits = data.hits as SymbolHitView[];
+  const candidates = data.candidates as { qualifiedName: string; path: string; startLine: number }[];
+  const lines = hits.map((h) => {
+    const what = h.qualifiedName ?? (h.enclosing ? `in ${h.enclosing}` : "");
+    return `${h.path}:${h.startLine}  ${h.kind}  ${what}  [${h.matchType}, ${h.confidence}]${h.snippet ? `\n    ${h.snippet}` : ""}`;
+  });
+  if (hits.length === 0) lines.push("no matches");
+  if (candidates.length > 1) {
+    lines.push("ambiguous name; candidates:");
+    for (const c of candidates) lines.push(`  ${c.qualifiedName}  ${c.path}:${c.startLine}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 export function formatSlice(data: Record<string, unknown>): string {
   const slice = data.slice as { content: string | null; path: string; contentHash: string };
   return slice.content === null ? `(${slice.path}: no text content)\n` : `${slice.content}\n`;

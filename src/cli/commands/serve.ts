@@ -1,5 +1,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createServer } from "../../mcp/server.js";
+import { EXTRACTOR_VERSION } from "../../indexer/pipeline.js";
 import { serverDeps, servedRepoId, type Setup } from "../setup.js";
 import { runIndex } from "./index-cmd.js";
 
@@ -14,8 +15,11 @@ export interface ServeOptions {
  */
 export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
   const existing = await servedRepoId(s);
-  if (opts.reindex || !existing) {
-    s.logger.log("info", existing ? "reindexing before serving" : "no ready index for this repository; indexing first");
+  const ready = existing ? await s.store.getReadyIndex(existing) : null;
+  const outdated = ready !== null && ready.extractorVersion !== EXTRACTOR_VERSION;
+  if (opts.reindex || !existing || outdated) {
+    const why = !existing ? "no ready index for this repository; indexing first" : outdated ? "the index was built by an older extractor; reindexing" : "reindexing before serving";
+    s.logger.log("info", why);
     const result = await runIndex(s, { quiet: opts.quiet ?? false });
     s.logger.log("info", "index ready", { repoId: result.repo.repoId, indexVersion: result.indexVersion, files: result.stats.files });
   }
