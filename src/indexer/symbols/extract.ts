@@ -27,25 +27,64 @@ export function queryText(file: string): string {
   return readFileSync(new URL(`./queries/${file}`, import.meta.url), "utf8");
 }
 
-/** The definition's line that holds its name (so annotations and decorators above it are skipped), up to `{`. */
+/**
+ * The definition's line that holds its name (so annotations and decorators above it are skipped), up to the body's
+ * `{` — the first one outside parentheses, so destructured parameters stay in the signature.
+ */
 function signatureOf(node: Node, name: Node): string {
   const line = node.text.split("\n", name.startPosition.row - node.startPosition.row + 1).pop() ?? "";
-  const brace = line.indexOf("{");
-  return (brace > 0 ? line.slice(0, brace) : line).trim().slice(0, MAX_SIGNATURE);
+  let depth = 0;
+  let cut = line.length;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "(" || c === "[") depth += 1;
+    else if ((c === ")" || c === "]") && depth > 0) depth -= 1;
+    else if (c === "{" && depth === 0 && i > 0) {
+      cut = i;
+      break;
+    }
+  }
+  return line.slice(0, cut).trim().slice(0, MAX_SIGNATURE);
 }
 
-function visibilityOf(spec: LanguageSpec, def: Node, name: string): ExtractedSymbol["visibility"] {
+/** Decorators, annotations and attributes may hold any words (`@Attr('private')`): never read as modifiers. */
+const NOT_MODIFIERS = /decorator|annotation|attribute/;
+const MODIFIER_CONTAINERS = /modifier|visibility|access/;
+
+/** A visibility keyword among the definition's modifier tokens before its name. */
+function modifierVisibility(def: Node, nameStart: number): ExtractedSymbol["visibility"] {
+  const scan = (node: Node, top: boolean): ExtractedSymbol["visibility"] => {
+    if (NOT_MODIFIERS.test(node.type)) return null;
+    if (node.childCount === 0) {
+      const t = node.text;
+      if ((VISIBILITY_WORDS as readonly string[]).includes(t)) return t as ExtractedSymbol["visibility"];
+      return t === "pub" ? "public" : null;
+    }
+    if (!top && !MODIFIER_CONTAINERS.test(node.type)) return null;
+    if (node.type === "visibility_modifier" && /^pub\s*\(/.test(node.text)) return "internal";
+    for (const child of node.children) {
+      const found = child ? scan(child, false) : null;
+      if (found) return found;
+    }
+    return null;
+  };
+  for (const child of def.children) {
+    if (!child) continue;
+    if (child.startIndex >= nameStart) break;
+    const found = scan(child, MODIFIER_CONTAINERS.test(child.type) || child.type === "modifiers");
+    if (found) return found;
+  }
+  return null;
+}
+
+function visibilityOf(spec: LanguageSpec, def: Node, nameNode: Node, name: string): ExtractedSymbol["visibility"] {
   switch (spec.visibility) {
     case "capitalized":
       return /^[A-Z]/.test(name) ? "public" : "package";
     case "underscore":
-      return name.startsWith("_") && !name.startsWith("__") ? "private" : name.startsWith("__") && !name.endsWith("__") ? "private" : "public";
-    case "modifiers": {
-      const head = def.text.slice(0, Math.max(0, def.text.indexOf(name))).toLowerCase();
-      for (const word of VISIBILITY_WORDS) if (new RegExp(`\\b${word}\\b`).test(head)) return word;
-      if (/\bpub\b/.test(head)) return "public";
-      return null;
-    }
+      return name.startsWith("_") && !(name.startsWith("__") && name.endsWith("__")) ? "private" : "public";
+    case "modifiers":
+      return modifierVisibility(def, nameNode.startIndex);
     default:
       return null;
   }
@@ -125,7 +164,7 @@ export class SymbolExtractor {
 
   private run(loaded: LoadedLanguage, path: string, root: Node): Pick<Extraction, "symbols" | "references"> {
     const { spec, query } = loaded;
-    const defs = new Map<number, RawDefinition>();
+    const defs = new Map<number, RawDefinition & { patternIndex: number }>();
     const scopes: RawScope[] = [];
     const refs = new Map<string, RawReference>();
     let pkg: string | null = null;
@@ -150,7 +189,9 @@ export class SymbolExtractor {
         scopes.push({ name, start: role.startIndex, end: role.endIndex });
       } else if (roleName.startsWith("definition.")) {
         const kind = roleName.slice("definition.".length);
-        if (!SYMBOL_KIND_SET.has(kind) || defs.has(nameNode.startIndex)) continue;
+        const existing = defs.get(nameNode.startIndex);
+        // The earliest pattern in the query wins, whatever order matches complete in.
+        if (!SYMBOL_KIND_SET.has(kind) || (existing && existing.patternIndex <= match.patternIndex)) continue;
         defs.set(nameNode.startIndex, {
           name,
           kind: kind as SymbolKind,
@@ -159,7 +200,8 @@ export class SymbolExtractor {
           startLine: role.startPosition.row + 1,
           endLine: role.endPosition.row + 1,
           startColumn: nameNode.startPosition.column + 1,
-          visibility: visibilityOf(spec, role, name),
+          visibility: visibilityOf(spec, role, nameNode, name),
+          patternIndex: match.patternIndex,
           signature: signatureOf(role, nameNode),
           explicitContainer: container,
         });
@@ -179,6 +221,6 @@ export class SymbolExtractor {
     const defNames = new Set(defs.keys());
     const references = [...refs.values()].filter((r) => !defNames.has(r.start));
     const prefix = spec.qualifier === "path" ? modulePath(spec, path) : spec.qualifier === "package" ? pkg : null;
-    return qualify([...defs.values()], scopes, references, prefix);
+    return qualify([...defs.values()].sort((a, b) => a.start - b.start), scopes, references, prefix);
   }
 }

@@ -32,6 +32,7 @@ export interface RawReference {
 
 const CONTAINER_KINDS: ReadonlySet<SymbolKind> = new Set(["class", "interface", "enum", "module"]);
 const MEMBER_KINDS: ReadonlySet<SymbolKind> = new Set(["method", "field", "constant", "function"]);
+const LOCAL_SCOPES: ReadonlySet<SymbolKind> = new Set(["function", "method"]);
 
 interface Node {
   start: number;
@@ -68,10 +69,16 @@ export function qualify(
     while (stack.length > 0 && stack[stack.length - 1]!.end <= item.start) stack.pop();
     let parent: Node | null = null;
     for (let k = stack.length - 1; k >= 0 && parent === null; k--) if (stack[k]!.isContainer) parent = stack[k]!;
+    const innermost = stack.length > 0 ? stack[stack.length - 1]! : null;
     const explicit = item.def?.explicitContainer ?? null;
-    const containerName = explicit !== null ? join(prefix, explicit, ".") : parent ? parent.qualified : null;
     const name = item.def ? item.def.name : item.qualified;
-    const isMember = item.def !== null && containerName !== null && MEMBER_KINDS.has(item.def.kind) && (explicit !== null || parent?.def?.kind !== "module");
+    // A function (or type) defined inside a function or method is local to it: `outer.inner`, never a member of the
+    // class around. Fields assigned in a constructor (`self.x = …`, `this.x = …`) stay members of the class.
+    const local =
+      explicit === null && item.def !== null && item.def.kind !== "field" && innermost?.def != null && LOCAL_SCOPES.has(innermost.def.kind);
+    const containerName = local ? innermost!.qualified : explicit !== null ? join(prefix, explicit, ".") : parent ? parent.qualified : null;
+    const isMember =
+      !local && item.def !== null && containerName !== null && MEMBER_KINDS.has(item.def.kind) && (explicit !== null || parent?.def?.kind !== "module");
     item.qualified = isMember ? `${containerName}#${name}` : join(containerName ?? prefix, name, ".");
     if (item.def) {
       const d = item.def;
