@@ -128,7 +128,8 @@ export class SymbolExtractor {
       p = (async () => {
         const wasm = this.require.resolve(`${spec.grammar.package}/${spec.grammar.file}`);
         const lang = await Language.load(readFileSync(wasm));
-        return { spec, language: lang, query: new Query(lang, queryText(spec.query)) };
+        const source = [spec.query, ...(spec.extraQueries ?? [])].map(queryText).join("\n");
+        return { spec, language: lang, query: new Query(lang, source) };
       })();
       this.loaded.set(language, p);
     }

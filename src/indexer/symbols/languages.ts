@@ -25,6 +25,8 @@ export interface LanguageSpec {
   grammar: { package: GrammarPackage; file: string };
   /** Query file name under queries/ (several languages may share one, e.g. tsx uses the TypeScript query). */
   query: string;
+  /** Further query files appended to `query` (tsx adds JSX component uses to the TypeScript query). */
+  extraQueries?: string[];
   /** Where the qualified-name prefix comes from: a @package capture, the file path (Python modules), or nowhere. */
   qualifier: "package" | "path" | "none";
   visibility: VisibilityRule;
@@ -37,7 +39,13 @@ const WASMS = "tree-sitter-wasms" as const;
 
 export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
   typescript: { grammar: { package: VSCODE, file: "wasm/tree-sitter-typescript.wasm" }, query: "typescript.scm", qualifier: "none", visibility: "modifiers" },
-  tsx: { grammar: { package: VSCODE, file: "wasm/tree-sitter-tsx.wasm" }, query: "typescript.scm", qualifier: "none", visibility: "modifiers" },
+  tsx: {
+    grammar: { package: VSCODE, file: "wasm/tree-sitter-tsx.wasm" },
+    query: "typescript.scm",
+    extraQueries: ["jsx.scm"],
+    qualifier: "none",
+    visibility: "modifiers",
+  },
   javascript: { grammar: { package: VSCODE, file: "wasm/tree-sitter-javascript.wasm" }, query: "javascript.scm", qualifier: "none", visibility: "none" },
   python: {
     grammar: { package: VSCODE, file: "wasm/tree-sitter-python.wasm" },
