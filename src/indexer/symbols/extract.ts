@@ -21,7 +21,16 @@ interface LoadedLanguage {
 
 const SYMBOL_KIND_SET: ReadonlySet<string> = new Set(SYMBOL_KINDS);
 const REFERENCE_KIND_SET: ReadonlySet<string> = new Set(REFERENCE_KINDS);
-const VISIBILITY_WORDS = ["public", "private", "protected", "internal"] as const;
+/** Modifier keywords and the visibility they mean (Swift `fileprivate`/`open`, Rust `pub`). */
+const KEYWORD_VISIBILITY: Readonly<Record<string, ExtractedSymbol["visibility"]>> = {
+  public: "public",
+  private: "private",
+  protected: "protected",
+  internal: "internal",
+  fileprivate: "private",
+  open: "public",
+  pub: "public",
+};
 
 export function queryText(file: string): string {
   return readFileSync(new URL(`./queries/${file}`, import.meta.url), "utf8");
@@ -29,15 +38,22 @@ export function queryText(file: string): string {
 
 /**
  * The definition's line that holds its name (so annotations and decorators above it are skipped), up to the body's
- * `{` — the first one outside parentheses, so destructured parameters stay in the signature.
+ * `{` — the first one outside parentheses and string literals, so destructured parameters stay in the signature.
  */
 function signatureOf(node: Node, name: Node): string {
   const line = node.text.split("\n", name.startPosition.row - node.startPosition.row + 1).pop() ?? "";
   let depth = 0;
   let cut = line.length;
+  let quote: string | null = null;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
-    if (c === "(" || c === "[") depth += 1;
+    if (quote !== null) {
+      if (c === "\\") i += 1;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === "`") quote = c;
+    else if (c === "(" || c === "[") depth += 1;
     else if ((c === ")" || c === "]") && depth > 0) depth -= 1;
     else if (c === "{" && depth === 0 && i > 0) {
       cut = i;
@@ -55,11 +71,7 @@ const MODIFIER_CONTAINERS = /modifier|visibility|access/;
 function modifierVisibility(def: Node, nameStart: number): ExtractedSymbol["visibility"] {
   const scan = (node: Node, top: boolean): ExtractedSymbol["visibility"] => {
     if (NOT_MODIFIERS.test(node.type)) return null;
-    if (node.childCount === 0) {
-      const t = node.text;
-      if ((VISIBILITY_WORDS as readonly string[]).includes(t)) return t as ExtractedSymbol["visibility"];
-      return t === "pub" ? "public" : null;
-    }
+    if (node.childCount === 0) return KEYWORD_VISIBILITY[node.text] ?? null;
     if (!top && !MODIFIER_CONTAINERS.test(node.type)) return null;
     if (node.type === "visibility_modifier" && /^pub\s*\(/.test(node.text)) return "internal";
     for (const child of node.children) {
