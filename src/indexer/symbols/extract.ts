@@ -52,7 +52,8 @@ function signatureOf(node: Node, name: Node): string {
       else if (c === quote) quote = null;
       continue;
     }
-    if (c === '"' || c === "'" || c === "`") quote = c;
+    // A single quote opens a literal only as a char literal ('{', '\n'); otherwise it is a Rust lifetime ('a, '_).
+    if (c === '"' || c === "`" || (c === "'" && (line[i + 2] === "'" || (line[i + 1] === "\\" && line[i + 3] === "'")))) quote = c;
     else if (c === "(" || c === "[") depth += 1;
     else if ((c === ")" || c === "]") && depth > 0) depth -= 1;
     else if (c === "{" && depth === 0 && i > 0) {
@@ -141,7 +142,11 @@ export class SymbolExtractor {
         const wasm = this.require.resolve(`${spec.grammar.package}/${spec.grammar.file}`);
         const lang = await Language.load(readFileSync(wasm));
         const source = [spec.query, ...(spec.extraQueries ?? [])].map(queryText).join("\n");
-        return { spec, language: lang, query: new Query(lang, source) };
+        try {
+          return { spec, language: lang, query: new Query(lang, source) };
+        } catch (err) {
+          throw new Error(`tags query ${spec.query} is invalid: ${err instanceof Error ? err.message : String(err)}`);
+        }
       })();
       this.loaded.set(language, p);
     }
@@ -155,7 +160,7 @@ export class SymbolExtractor {
     try {
       loaded = await this.load(language, spec);
     } catch (err) {
-      return { ...extractLexical(text), status: "failed", detail: `grammar failed to load: ${err instanceof Error ? err.message : String(err)}` };
+      return { ...extractLexical(text), status: "failed", detail: `grammar or query failed to load: ${err instanceof Error ? err.message : String(err)}` };
     }
     this.parser.setLanguage(loaded.language);
     const deadline = Date.now() + timeoutMs;
@@ -211,7 +216,8 @@ export class SymbolExtractor {
           start: role.startIndex,
           end: role.endIndex,
           startLine: role.startPosition.row + 1,
-          endLine: role.endPosition.row + 1,
+          // A node that ends with its newline (`#define X 1\n`) ends on the line before.
+          endLine: role.endPosition.column === 0 && role.endPosition.row > role.startPosition.row ? role.endPosition.row : role.endPosition.row + 1,
           startColumn: nameNode.startPosition.column + 1,
           visibility: visibilityOf(spec, role, nameNode, name),
           patternIndex: match.patternIndex,
