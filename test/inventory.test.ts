@@ -18,11 +18,15 @@ describe("inventory of the golden repository", () => {
   let result: IndexResult;
   let rows: Map<string, FileRow>;
 
+  let elapsedMs = 0;
+
   before(async () => {
     repo = buildGoldenRepo();
     storeDir = mkdtempSync(join(tmpdir(), "repoctx-inv-"));
     store = SqliteStore.open(join(storeDir, "index.db"));
+    const t0 = Date.now();
     result = await buildIndex({ root: repo.root, store, maxFileBytes: MIB });
+    elapsedMs = Date.now() - t0;
     rows = new Map((await store.listFiles(result.indexId, { includeSkipped: true })).map((r) => [r.path, r]));
   });
   after(async () => {
@@ -80,6 +84,13 @@ describe("inventory of the golden repository", () => {
     assert.equal(rows.get("services/pricing/src/main/resources/application.yml")?.isSecretSuspect, false);
     assert.equal(rows.get("docs/integration.md")?.hasInstructionLikeText, true);
     assert.equal(rows.get("README.md")?.hasInstructionLikeText, false);
+  });
+
+  test("stats add up and the recorded duration is the build's own", () => {
+    const s = result.stats;
+    assert.equal(s.files, rows.size);
+    assert.equal(s.indexedFiles + s.skippedFiles, s.files);
+    assert.ok(s.durationMs >= 0 && s.durationMs <= elapsedMs, `durationMs ${s.durationMs} vs measured ${elapsedMs}`);
   });
 
   test("line counts and hashes", () => {

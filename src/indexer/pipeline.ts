@@ -17,11 +17,11 @@ const SMALL_REPO_FILES = 2000;
 /** Symbol worker threads on larger repositories (the main thread reads, hashes and writes the store). */
 const MAX_SYMBOL_WORKERS = 2;
 
-/** Files read concurrently: enough to hide file-system latency, small enough to bound memory. */
-const READ_CONCURRENCY = 16;
-/** A batch is written to the store when it reaches either bound. */
+/** Files in flight (being read, classified or parsed): keeps the symbol workers fed while the main thread writes. */
+const FILES_IN_FLIGHT = 256;
+/** A batch is written to the store when it reaches either bound; small batches keep each write short. */
 const BATCH_FILES = 500;
-const BATCH_BYTES = 16 * 1024 * 1024;
+const BATCH_BYTES = 4 * 1024 * 1024;
 
 export type IndexPhase = "walk" | "inventory" | "publish" | "done";
 
@@ -94,22 +94,28 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       batchBytes = 0;
       await opts.store.addFiles(indexId, toWrite);
     };
-    for (let start = 0; start < total; start += READ_CONCURRENCY) {
-      const chunk = walk.paths.slice(start, start + READ_CONCURRENCY);
-      const rows = await Promise.all(chunk.map(async (p) => withSymbols(await inventoryFile(root, p, inventoryOptions), pool)));
-      for (const row of rows) {
-        digestRows.push({ path: row.path, contentHash: row.contentHash, skipReason: row.skipReason });
-        stats.files += 1;
-        stats.bytes += row.sizeBytes;
-        if (row.skipReason === null) {
-          stats.indexedFiles += 1;
-          stats.indexedBytes += row.sizeBytes;
-        } else stats.skippedFiles += 1;
-        batch.push(row);
-        batchBytes += row.content?.length ?? 0;
+    // A sliding window of files in flight (read, classified, parsed by the workers), consumed in path order so
+    // rows and ids come out the same on every run; the main thread writes batches while workers keep parsing.
+    const inFlight: (Promise<FileInput> | undefined)[] = new Array(total);
+    const start = (i: number): Promise<FileInput> => inventoryFile(root, walk.paths[i]!, inventoryOptions).then((row) => withSymbols(row, pool));
+    let launched = 0;
+    for (let i = 0; i < total; i++) {
+      while (launched < total && launched < i + FILES_IN_FLIGHT) inFlight[launched] = start(launched++);
+      const row = await inFlight[i]!;
+      inFlight[i] = undefined;
+      digestRows.push({ path: row.path, contentHash: row.contentHash, skipReason: row.skipReason });
+      stats.files += 1;
+      stats.bytes += row.sizeBytes;
+      if (row.skipReason === null) {
+        stats.indexedFiles += 1;
+        stats.indexedBytes += row.sizeBytes;
+      } else stats.skippedFiles += 1;
+      batch.push(row);
+      batchBytes += row.content?.length ?? 0;
+      if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) {
+        await flush();
+        report({ phase: "inventory", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
       }
-      if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) await flush();
-      report({ phase: "inventory", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
     }
     await flush();
     report({ phase: "publish", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });

@@ -25,6 +25,8 @@ import { findReferences, findSymbols, insertExtraction, symbolSummary } from "./
 
 const SKIP_EXAMPLES = 5;
 const BUSY_TIMEOUT_MS = 5000;
+/** Text written per build transaction before it commits. */
+const COMMIT_BYTES = 64 * 1024 * 1024;
 
 interface IndexDbRow {
   seq: number;
@@ -154,8 +156,24 @@ export class SqliteStore implements Store {
     return id;
   }
 
+  /**
+   * Batches of a build share one write transaction until COMMIT_BYTES have been written: fewer commits mean
+   * fewer full-text segments to merge, while each addFiles call stays short (the caller's workers keep running).
+   */
+  private buildTx: { indexId: string; bytes: number } | null = null;
+
+  private endBuildTx(commit: boolean): void {
+    if (this.buildTx && this.db.inTransaction) this.db.exec(commit ? "COMMIT" : "ROLLBACK");
+    this.buildTx = null;
+  }
+
   async addFiles(indexId: string, files: FileInput[]): Promise<void> {
     const tables = buildTables(this.indexSeq(indexId));
+    if (this.buildTx && this.buildTx.indexId !== indexId) this.endBuildTx(true);
+    if (!this.buildTx) {
+      this.db.exec("BEGIN");
+      this.buildTx = { indexId, bytes: 0 };
+    }
     const insertFile = this.db.prepare(
       `INSERT INTO repo_file (repo_index_id, path, language, size_bytes, line_count, content_hash, is_binary,
          is_generated, is_vendored, generated_reason, is_secret_suspect, secret_reasons, has_instruction_like_text,
@@ -190,9 +208,12 @@ export class SqliteStore implements Store {
         if (f.extraction) writeExtraction(Number(info.lastInsertRowid), f.extraction);
       }
     })();
+    this.buildTx.bytes += files.reduce((n, f) => n + (f.content?.length ?? 0), 0);
+    if (this.buildTx.bytes >= COMMIT_BYTES) this.endBuildTx(true);
   }
 
   async publishIndex(indexId: string, indexVersion: string, stats: IndexStats): Promise<void> {
+    this.endBuildTx(true);
     const index = this.db.prepare("SELECT * FROM repo_index WHERE id = ?").get(indexId) as IndexDbRow | undefined;
     if (!index) throw new Error(`unknown index ${indexId}`);
     if (index.status !== "building") throw new Error(`index ${indexId} is ${index.status}, not building`);
@@ -217,6 +238,7 @@ export class SqliteStore implements Store {
   }
 
   async failIndex(indexId: string, error: string): Promise<void> {
+    this.endBuildTx(false);
     const row = this.db.prepare("SELECT * FROM repo_index WHERE id = ?").get(indexId) as IndexDbRow | undefined;
     if (!row) return;
     this.db.transaction(() => {
