@@ -123,6 +123,25 @@ describe("inventory of the golden repository", () => {
     );
   });
 
+  test("symbol extraction in worker threads gives the same symbols and references as in-process", async () => {
+    const symbolsOf = async (indexId: string) => {
+      const out: string[] = [];
+      for (const name of ["quote", "getQuote", "isQuoteExpired", "summarize_quotes", "QuoteService"]) {
+        for (const s of await store.findSymbols(indexId, { name, limit: 100 })) out.push(`${s.path}:${s.startLine} ${s.kind} ${s.qualifiedName}`);
+        for (const r of await store.findReferences(indexId, { name, limit: 100 })) out.push(`${r.path}:${r.line}:${r.column} ${r.kind} <- ${r.enclosing}`);
+      }
+      return out;
+    };
+    const inProcess = await symbolsOf(result.indexId);
+    assert.ok(inProcess.length > 10);
+    const threaded = await buildIndex({ root: repo.root, store, maxFileBytes: MIB, symbolWorkers: 2 });
+    assert.equal(threaded.indexVersion, result.indexVersion);
+    assert.deepEqual(await symbolsOf(threaded.indexId), inProcess);
+    const statuses = (await store.listFiles(threaded.indexId)).map((f) => [f.path, f.symbolStatus, f.symbolExtractor]);
+    assert.deepEqual(statuses, [...rows.values()].filter((r) => r.skipReason === null).map((f) => [f.path, f.symbolStatus, f.symbolExtractor]));
+    result = threaded;
+  });
+
   test("rebuilding the same tree gives the same index version and rows", async () => {
     const again = await buildIndex({ root: repo.root, store, maxFileBytes: MIB });
     assert.equal(again.indexVersion, result.indexVersion);

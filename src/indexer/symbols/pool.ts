@@ -58,15 +58,19 @@ export class ExtractionPool {
   }
 }
 
-function workerUrl(): { url: URL; execArgv: string[] } {
-  // Under the TypeScript loader (tests) the worker is the .ts source; from dist/ it is the compiled .js.
-  const fromSource = import.meta.url.endsWith(".ts");
-  return { url: new URL(fromSource ? "./worker.ts" : "./worker.js", import.meta.url), execArgv: fromSource ? ["--import", "tsx"] : [] };
+/**
+ * The worker entry: the compiled .js next to this file, or, when this file runs as TypeScript source (tests), a
+ * small loader that registers the TypeScript loader inside the worker before importing worker.ts.
+ */
+function createWorker(): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./worker.js", import.meta.url));
+  const source = new URL("./worker.ts", import.meta.url).href;
+  const loader = `import("tsx/esm/api").then((api) => { api.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(loader, { eval: true });
 }
 
 function startWorker(): Promise<Slot> {
-  const { url, execArgv } = workerUrl();
-  const worker = new Worker(url, { execArgv });
+  const worker = createWorker();
   const slot: Slot = { worker, alive: true, pending: new Map(), fallbackTexts: new Map() };
   const settle = (id: number, e: Extraction): void => {
     slot.pending.get(id)?.(e);
