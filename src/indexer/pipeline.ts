@@ -11,7 +11,7 @@ import { ExtractionPool } from "./symbols/pool.js";
 import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
 
 /** Bumped whenever extraction changes what rows a file yields, so old and new rows are never mixed. */
-export const EXTRACTOR_VERSION = "2";
+export const EXTRACTOR_VERSION = "3";
 /** Below this many files, workers cost more to start than they save: extract in-process. */
 const SMALL_REPO_FILES = 2000;
 /** Symbol worker threads on larger repositories (the main thread reads, hashes and writes the store). */
@@ -19,6 +19,8 @@ const MAX_SYMBOL_WORKERS = 2;
 
 /** Files in flight (being read, classified or parsed): keeps the symbol workers fed while the main thread writes. */
 const FILES_IN_FLIGHT = 256;
+/** Progress is reported every this many files (and at the end of the inventory). */
+const PROGRESS_EVERY_FILES = 256;
 /** A batch is written to the store when it reaches either bound; small batches keep each write short. */
 const BATCH_FILES = 500;
 const BATCH_BYTES = 4 * 1024 * 1024;
@@ -112,8 +114,8 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       } else stats.skippedFiles += 1;
       batch.push(row);
       batchBytes += row.content?.length ?? 0;
-      if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) {
-        await flush();
+      if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) await flush();
+      if (stats.files % PROGRESS_EVERY_FILES === 0 || stats.files === total) {
         report({ phase: "inventory", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
       }
     }

@@ -34,7 +34,10 @@ export interface ScoreParts {
   definition?: number;
 }
 
-export function lexicalScore(file: FileRow, matchCount: number, pathContainsQuery: boolean): { score: number; parts: ScoreParts } {
+/** What a score needs to know about a file: known before its text is read. */
+export type ScoredFile = Pick<FileRow, "path" | "sizeBytes" | "isGenerated" | "isVendored">;
+
+export function lexicalScore(file: ScoredFile, matchCount: number, pathContainsQuery: boolean): { score: number; parts: ScoreParts } {
   let prior: number = WEIGHTS.sourcePrior;
   if (file.isVendored) prior = WEIGHTS.vendoredPrior;
   else if (file.isGenerated) prior = WEIGHTS.generatedPrior;

@@ -16,7 +16,9 @@ const MIN_CANDIDATE_FILES = 50;
 const INDEX_CANDIDATE_LIMIT = 5000;
 /** Verified files to collect before stopping, at least; more only while hits are still missing. */
 const MIN_VERIFIED_FILES = 10;
-/** Text read per query is capped here; beyond it results say `truncated`. */
+/** Up to this many candidates are all read, whatever their size. */
+const FEW_CANDIDATES = 64;
+/** Beyond that, text read per query is capped here, and results say `truncated`. */
 const READ_BUDGET_BYTES = 4 * 1024 * 1024;
 /** Without an indexable fragment the whole corpus would be scanned: stop after this many bytes. */
 const SCAN_BUDGET_BYTES = 256 * 1024 * 1024;
@@ -158,7 +160,7 @@ export async function searchCode(ctx: QueryContext, input: SearchInput): Promise
   const warnings: Warning[] = [];
   const excluded = { generated: 0, secretSuspect: 0 };
   const queryLower = input.query.toLowerCase();
-  const allowed = (f: FileRow): boolean => {
+  const allowed = (f: Pick<FileRow, "isSecretSuspect" | "isGenerated" | "isVendored">): boolean => {
     if (f.isSecretSuspect && !ctx.policy.includeSecretSuspectFiles) {
       excluded.secretSuspect += 1;
       return false;
@@ -190,18 +192,22 @@ export async function searchCode(ctx: QueryContext, input: SearchInput): Promise
       .sort((a, b) => b.prior - a.prior || (a.f.path < b.f.path ? -1 : 1));
     let hitsInHand = 0;
     let bytesRead = 0;
+    // With few candidates, read them all: a byte budget would only drop files that do match.
+    const budget = ordered.length <= FEW_CANDIDATES ? Number.POSITIVE_INFINITY : READ_BUDGET_BYTES;
     for (let i = 0; i < ordered.length; i++) {
       const enough = byPath.size >= MIN_VERIFIED_FILES && hitsInHand >= maxResults;
-      if (enough || byPath.size >= candidateLimit || bytesRead >= READ_BUDGET_BYTES) {
+      if (enough || byPath.size >= candidateLimit || bytesRead >= budget) {
         moreCandidates = true;
         break;
       }
-      const f = ordered[i]!.f;
-      const content = await ctx.store.getContent(ctx.index.id, f.path);
-      if (content === null) continue;
-      bytesRead += content.length;
-      consider(f, content);
-      const c = byPath.get(f.path);
+      const slim = ordered[i]!.f;
+      // Files the policy leaves out are not read; the warning says they may match.
+      if (!allowed(slim)) continue;
+      const cand = await ctx.store.readCandidate(ctx.index.id, slim.id);
+      if (cand === null) continue;
+      bytesRead += cand.content.length;
+      consider(cand.file, cand.content);
+      const c = byPath.get(slim.path);
       if (c) hitsInHand += Math.min(c.matches.length, MAX_HITS_PER_FILE);
     }
   } else if (mode !== "symbol") {
@@ -265,12 +271,12 @@ export async function searchCode(ctx: QueryContext, input: SearchInput): Promise
     });
   }
   if (excluded.secretSuspect > 0) {
-    warnings.push({ code: "secret_suspect_excluded", message: `${excluded.secretSuspect} secret-suspect file(s) matched and were excluded by policy` });
+    warnings.push({ code: "secret_suspect_excluded", message: `${excluded.secretSuspect} secret-suspect file(s) may match and were left out by policy` });
   }
   if (excluded.generated > 0) {
     warnings.push({
       code: "generated_excluded",
-      message: `${excluded.generated} generated or vendored file(s) matched and were excluded; set includeGenerated: true to see them`,
+      message: `${excluded.generated} generated or vendored file(s) may match and were left out; set includeGenerated: true to see them`,
     });
   }
   const truncated = moreCandidates || budgetExhausted || droppedHits;

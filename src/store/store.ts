@@ -87,6 +87,16 @@ export interface FileFilter {
   includeSkipped?: boolean;
 }
 
+/** What ranking needs before any text is read. */
+export interface CandidateFile {
+  id: number;
+  path: string;
+  sizeBytes: number;
+  isGenerated: boolean;
+  isVendored: boolean;
+  isSecretSuspect: boolean;
+}
+
 export interface ContentCandidate {
   file: FileRow;
   content: string;
@@ -190,7 +200,9 @@ export interface Store {
    * Files that may contain every fragment, from the trigram index alone (a superset: no text is read), at most
    * `limit`, with `more` when others exist. Callers read and verify the text of the ones they keep.
    */
-  candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: FileRow[]; more: boolean }>;
+  candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }>;
+  /** One candidate's full row and text, by the id candidateFiles returned. */
+  readCandidate(indexId: string, fileId: number): Promise<ContentCandidate | null>;
   getContent(indexId: string, path: string): Promise<string | null>;
   findSymbols(indexId: string, query: SymbolQuery): Promise<SymbolRow[]>;
   findReferences(indexId: string, query: ReferenceQuery): Promise<ReferenceRow[]>;

@@ -95,9 +95,7 @@ export function createBuildTablesSql(seq: number): string {
       end_line INTEGER NOT NULL,
       start_column INTEGER NOT NULL,
       visibility TEXT,
-      signature TEXT NOT NULL,
-      extractor TEXT NOT NULL,
-      confidence TEXT NOT NULL
+      signature TEXT NOT NULL
     );
     CREATE TABLE ${t.references} (
       file_id INTEGER NOT NULL,
@@ -105,19 +103,21 @@ export function createBuildTablesSql(seq: number): string {
       kind TEXT NOT NULL,
       line INTEGER NOT NULL,
       col INTEGER NOT NULL,
-      enclosing TEXT,
-      confidence TEXT NOT NULL
+      enclosing_id INTEGER
     );
   `;
 }
 
-/** Lookup indexes, created once a build's rows are all written (bulk loading without them is much faster). */
+/**
+ * Lookup indexes, created once a build's rows are all written (bulk loading without them is much faster). One
+ * case-insensitive name index serves exact and prefix symbol lookups; qualified names are matched after it.
+ * Extractor and confidence live on the file row, and a reference's enclosing symbol is the symbol's id: on the
+ * Linux kernel (12M references) per-row copies of those strings cost more than the rest of the row.
+ */
 export function createBuildIndexesSql(seq: number): string {
   const t = buildTables(seq);
   return `
-    CREATE INDEX ${t.symbols}_name ON ${t.symbols} (name);
-    CREATE INDEX ${t.symbols}_name_nocase ON ${t.symbols} (name COLLATE NOCASE);
-    CREATE INDEX ${t.symbols}_qualified ON ${t.symbols} (qualified_name);
+    CREATE INDEX ${t.symbols}_name ON ${t.symbols} (name COLLATE NOCASE);
     CREATE INDEX ${t.references}_name ON ${t.references} (name, kind);
   `;
 }

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type {
+  CandidateFile,
   CandidateQuery,
   ContentCandidate,
   FileFilter,
@@ -64,14 +65,17 @@ function toIndexRow(r: IndexDbRow): IndexRow {
 }
 
 /**
- * An FTS5 query that needs every trigram of every fragment: answered from the index alone (no content is read),
+ * An FTS5 query that needs trigrams covering every fragment: answered from the index alone (no content is read),
  * so it is a superset of the files containing the fragments; callers verify on the text. Null: no usable fragment.
  */
 export function trigramMatchExpression(fragments: string[]): string | null {
   const grams = new Set<string>();
   for (const f of fragments) {
     const chars = [...f.toLowerCase()];
-    for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(""));
+    // Non-overlapping trigrams plus the last one cover every character with a third of the terms: each term
+    // costs a doclist merge on large repositories, and the text is verified afterwards anyway.
+    for (let i = 0; i + 3 <= chars.length; i += 3) grams.add(chars.slice(i, i + 3).join(""));
+    if (chars.length >= 3) grams.add(chars.slice(chars.length - 3).join(""));
   }
   if (grams.size === 0) return null;
   return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
@@ -127,8 +131,20 @@ export class SqliteStore implements Store {
     return row.v ?? 0;
   }
 
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** Prepared once per SQL text: queries run the same few statements thousands of times. */
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
   private indexSeq(indexId: string): number {
-    const row = this.db.prepare("SELECT seq FROM repo_index WHERE id = ?").get(indexId) as { seq: number } | undefined;
+    const row = this.stmt("SELECT seq FROM repo_index WHERE id = ?").get(indexId) as { seq: number } | undefined;
     if (!row) throw new Error(`unknown index ${indexId}`);
     return row.seq;
   }
@@ -342,8 +358,12 @@ export class SqliteStore implements Store {
     };
   }
 
-  /** WHERE clause for candidates: trigram MATCH (index only, a superset) plus path and extractor filters. */
-  private candidateWhere(table: string, query: CandidateQuery): { where: string; params: unknown[] } {
+  /**
+   * WHERE clause for candidates: trigram MATCH (index only, a superset) plus path and extractor filters. A path
+   * prefix also bounds the rowids: a build inserts files in path order, so one prefix is one contiguous id range,
+   * which the full-text index can skip to instead of joining every match.
+   */
+  private candidateWhere(indexId: string, table: string, query: CandidateQuery): { where: string; params: unknown[] } {
     const clauses: string[] = [];
     const params: unknown[] = [];
     const expr = trigramMatchExpression(query.fragments);
@@ -352,8 +372,14 @@ export class SqliteStore implements Store {
       params.push(expr);
     }
     if (query.pathPrefix) {
-      clauses.push("f.path >= ? AND f.path < ?");
-      params.push(query.pathPrefix, prefixUpperBound(query.pathPrefix));
+      const upper = prefixUpperBound(query.pathPrefix);
+      const range = this.stmt("SELECT MIN(id) AS lo, MAX(id) AS hi FROM repo_file WHERE repo_index_id = ? AND path >= ? AND path < ?").get(
+        indexId,
+        query.pathPrefix,
+        upper,
+      ) as { lo: number | null; hi: number | null };
+      clauses.push(`${table}.rowid BETWEEN ? AND ?`, "f.path >= ? AND f.path < ?");
+      params.push(range.lo ?? 0, range.hi ?? -1, query.pathPrefix, upper);
     }
     if (query.excludeExtractor) {
       clauses.push("(f.symbol_extractor IS NULL OR f.symbol_extractor <> ?)");
@@ -362,18 +388,37 @@ export class SqliteStore implements Store {
     return { where: clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "", params };
   }
 
-  async candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: FileRow[]; more: boolean }> {
+  async candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
     const table = buildTables(this.indexSeq(indexId)).content;
-    const { where, params } = this.candidateWhere(table, query);
-    const rows = this.db
-      .prepare(`SELECT ${FILE_COLUMNS} FROM ${table} JOIN repo_file f ON f.id = ${table}.rowid ${where} LIMIT ?`)
-      .all(...params, limit + 1) as FileDbRow[];
-    return { files: rows.slice(0, limit).map(toFileRow), more: rows.length > limit };
+    const { where, params } = this.candidateWhere(indexId, table, query);
+    const rows = this.stmt(
+      `SELECT f.id, f.path, f.size_bytes, f.is_generated, f.is_vendored, f.is_secret_suspect
+       FROM ${table} JOIN repo_file f ON f.id = ${table}.rowid ${where} LIMIT ?`,
+    ).all(...params, limit + 1) as { id: number; path: string; size_bytes: number; is_generated: number; is_vendored: number; is_secret_suspect: number }[];
+    return {
+      files: rows.slice(0, limit).map((r) => ({
+        id: r.id,
+        path: r.path,
+        sizeBytes: r.size_bytes,
+        isGenerated: r.is_generated === 1,
+        isVendored: r.is_vendored === 1,
+        isSecretSuspect: r.is_secret_suspect === 1,
+      })),
+      more: rows.length > limit,
+    };
+  }
+
+  async readCandidate(indexId: string, fileId: number): Promise<ContentCandidate | null> {
+    const table = buildTables(this.indexSeq(indexId)).content;
+    const row = this.stmt(`SELECT ${FILE_COLUMNS}, x.content AS content FROM repo_file f JOIN ${table} x ON x.rowid = f.id WHERE f.id = ?`).get(
+      fileId,
+    ) as (FileDbRow & { content: string }) | undefined;
+    return row ? { file: toFileRow(row), content: row.content } : null;
   }
 
   async scanCandidates(indexId: string, query: CandidateQuery, visit: (candidate: ContentCandidate) => boolean): Promise<void> {
     const table = buildTables(this.indexSeq(indexId)).content;
-    const { where, params } = this.candidateWhere(table, query);
+    const { where, params } = this.candidateWhere(indexId, table, query);
     // Synchronous iteration: no other statement can run on this connection until the scan ends, and none needs to.
     const rows = this.db
       .prepare(`SELECT ${FILE_COLUMNS}, ${table}.content AS content FROM ${table} JOIN repo_file f ON f.id = ${table}.rowid ${where}`)
@@ -385,9 +430,10 @@ export class SqliteStore implements Store {
 
   async getContent(indexId: string, path: string): Promise<string | null> {
     const table = buildTables(this.indexSeq(indexId)).content;
-    const row = this.db
-      .prepare(`SELECT x.content AS content FROM repo_file f JOIN ${table} x ON x.rowid = f.id WHERE f.repo_index_id = ? AND f.path = ?`)
-      .get(indexId, path) as { content: string } | undefined;
+    const row = this.stmt(`SELECT x.content AS content FROM repo_file f JOIN ${table} x ON x.rowid = f.id WHERE f.repo_index_id = ? AND f.path = ?`).get(
+      indexId,
+      path,
+    ) as { content: string } | undefined;
     return row?.content ?? null;
   }
 

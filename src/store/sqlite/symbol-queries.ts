@@ -7,17 +7,25 @@ import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./row
 /** Prepared inserts for one build's symbol and reference tables; call inside the caller's transaction. */
 export function insertExtraction(db: Database.Database, t: BuildTables): (fileId: number, e: Extraction) => void {
   const sym = db.prepare(
-    `INSERT INTO ${t.symbols} (file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility,
-       signature, extractor, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO ${t.symbols} (file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const ref = db.prepare(`INSERT INTO ${t.references} (file_id, name, kind, line, col, enclosing, confidence) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const ref = db.prepare(`INSERT INTO ${t.references} (file_id, name, kind, line, col, enclosing_id) VALUES (?, ?, ?, ?, ?, ?)`);
   return (fileId, e) => {
     if (e.extractor === null) return;
+    const ids = new Map<string, number>();
     for (const s of e.symbols) {
-      sym.run(fileId, s.name, s.kind, s.qualifiedName, s.container, s.startLine, s.endLine, s.startColumn, s.visibility, s.signature, e.extractor, e.confidence);
+      const info = sym.run(fileId, s.name, s.kind, s.qualifiedName, s.container, s.startLine, s.endLine, s.startColumn, s.visibility, s.signature);
+      if (!ids.has(s.qualifiedName)) ids.set(s.qualifiedName, Number(info.lastInsertRowid));
     }
-    for (const r of e.references) ref.run(fileId, r.name, r.kind, r.line, r.column, r.enclosing, e.confidence);
+    for (const r of e.references) ref.run(fileId, r.name, r.kind, r.line, r.column, r.enclosing === null ? null : (ids.get(r.enclosing) ?? null));
   };
+}
+
+/** Confidence of what a file's extraction produced: exact parse, parse with errors, or lexical. */
+function confidenceOf(file: FileDbRow): Confidence {
+  if (file.symbol_extractor !== "tree-sitter") return "low";
+  return file.symbol_status === "ok" ? "high" : "medium";
 }
 
 interface SymbolDbRow extends FileDbRow {
@@ -30,8 +38,6 @@ interface SymbolDbRow extends FileDbRow {
   s_start_column: number;
   s_visibility: SymbolRow["visibility"];
   s_signature: string;
-  s_extractor: Extractor;
-  s_confidence: Confidence;
 }
 
 interface ReferenceDbRow extends FileDbRow {
@@ -40,7 +46,6 @@ interface ReferenceDbRow extends FileDbRow {
   r_line: number;
   r_col: number;
   r_enclosing: string | null;
-  r_confidence: Confidence;
 }
 
 function filters(
@@ -67,8 +72,8 @@ export function findSymbols(db: Database.Database, t: BuildTables, indexId: stri
   const clauses = ["f.repo_index_id = ?"];
   const params: unknown[] = [indexId];
   if (q.name !== undefined) {
-    clauses.push("s.name = ?");
-    params.push(q.name);
+    clauses.push("s.name = ? COLLATE NOCASE AND s.name = ?");
+    params.push(q.name, q.name);
   }
   if (q.namePrefix !== undefined) {
     clauses.push("s.name >= ? COLLATE NOCASE AND s.name < ? COLLATE NOCASE");
@@ -79,7 +84,7 @@ export function findSymbols(db: Database.Database, t: BuildTables, indexId: stri
     .prepare(
       `SELECT ${FILE_COLUMNS}, s.name AS s_name, s.kind AS s_kind, s.qualified_name AS s_qualified_name, s.container AS s_container,
          s.start_line AS s_start_line, s.end_line AS s_end_line, s.start_column AS s_start_column, s.visibility AS s_visibility,
-         s.signature AS s_signature, s.extractor AS s_extractor, s.confidence AS s_confidence
+         s.signature AS s_signature
        FROM ${t.symbols} s JOIN repo_file f ON f.id = s.file_id
        WHERE ${clauses.join(" AND ")} ORDER BY f.path, s.start_line LIMIT ?`,
     )
@@ -96,8 +101,8 @@ export function findSymbols(db: Database.Database, t: BuildTables, indexId: stri
       startColumn: r.s_start_column,
       visibility: r.s_visibility,
       signature: r.s_signature,
-      extractor: r.s_extractor,
-      confidence: r.s_confidence,
+      extractor: (file.symbolExtractor ?? "lexical") as Extractor,
+      confidence: confidenceOf(r),
       path: file.path,
       language: file.language,
       contentHash: file.contentHash,
@@ -112,9 +117,8 @@ export function findReferences(db: Database.Database, t: BuildTables, indexId: s
   filters(clauses, params, q, "r.kind");
   const rows = db
     .prepare(
-      `SELECT ${FILE_COLUMNS}, r.name AS r_name, r.kind AS r_kind, r.line AS r_line, r.col AS r_col, r.enclosing AS r_enclosing,
-         r.confidence AS r_confidence
-       FROM ${t.references} r JOIN repo_file f ON f.id = r.file_id
+      `SELECT ${FILE_COLUMNS}, r.name AS r_name, r.kind AS r_kind, r.line AS r_line, r.col AS r_col, e.qualified_name AS r_enclosing
+       FROM ${t.references} r JOIN repo_file f ON f.id = r.file_id LEFT JOIN ${t.symbols} e ON e.id = r.enclosing_id
        WHERE ${clauses.join(" AND ")} ORDER BY f.path, r.line, r.col LIMIT ?`,
     )
     .all(...params, q.limit) as ReferenceDbRow[];
@@ -126,7 +130,7 @@ export function findReferences(db: Database.Database, t: BuildTables, indexId: s
       line: r.r_line,
       column: r.r_col,
       enclosing: r.r_enclosing,
-      confidence: r.r_confidence,
+      confidence: confidenceOf(r),
       path: file.path,
       language: file.language,
       contentHash: file.contentHash,
