@@ -19,6 +19,11 @@ const MAX_SYMBOL_WORKERS = 2;
 
 /** Files in flight (being read, classified or parsed): keeps the symbol workers fed while the main thread writes. */
 const FILES_IN_FLIGHT = 256;
+/**
+ * Files larger than this are not parsed (lexical definitions only): mostly generated tables and register headers,
+ * and their syntax trees would grow each worker's WebAssembly memory for good.
+ */
+const MAX_PARSE_BYTES = 512 * 1024;
 /** Progress is reported every this many files (and at the end of the inventory). */
 const PROGRESS_EVERY_FILES = 256;
 /** A batch is written to the store when it reaches either bound; small batches keep each write short. */
@@ -141,7 +146,10 @@ async function withSymbols(row: FileInput, pool: ExtractionPool): Promise<FileIn
     return { ...row, symbolStatus: "skipped", symbolDetail: `generated: ${row.generatedReason}` };
   }
   let extraction;
-  if (languageSpec(row.language)) extraction = await pool.extract(row.language, row.path, row.content);
+  if (languageSpec(row.language) && row.sizeBytes > MAX_PARSE_BYTES) {
+    // Syntax trees of very large files take memory that a WebAssembly heap never gives back.
+    extraction = { ...extractLexical(row.content), status: "skipped" as const, detail: `larger than ${MAX_PARSE_BYTES} bytes: lexical definitions only` };
+  } else if (languageSpec(row.language)) extraction = await pool.extract(row.language, row.path, row.content);
   else if (row.language !== null && LEXICAL_LANGUAGES.has(row.language)) extraction = { ...extractLexical(row.content), status: "no_grammar" as const };
   else return row;
   return { ...row, extraction, symbolStatus: extraction.status, symbolExtractor: extraction.extractor, symbolDetail: extraction.detail };

@@ -2,13 +2,10 @@ import type { FileRow } from "../store/store.js";
 import type { QueryContext } from "./context.js";
 import type { PathMatcher } from "./paths.js";
 import type { SymbolHit } from "./symbols.js";
+import { escapeRegex } from "./text.js";
 
 /** The trigram index needs this many characters; names without such a run are not searched lexically. */
 const MIN_NAME_CHARS = 3;
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /**
  * Whole-word mentions of a name in files that tree-sitter did not parse (languages without a grammar, docs,

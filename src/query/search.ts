@@ -6,6 +6,7 @@ import { WEIGHTS, lexicalScore, type ScoreParts } from "./ranking.js";
 import { requiredLiterals } from "./regex-literals.js";
 import { definitionsFor, type DefinitionMatch } from "./search-symbols.js";
 import { contextSpan, indexLines, lineOf, snippetOf, type LineIndex } from "./snippets.js";
+import { escapeRegex } from "./text.js";
 
 /** The trigram index needs at least this many characters in a fragment. */
 const MIN_FRAGMENT = 3;
@@ -72,10 +73,6 @@ interface Candidate {
   definitions: DefinitionMatch[];
   score: number;
   parts: ScoreParts;
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function buildRegex(input: SearchInput): RegExp {

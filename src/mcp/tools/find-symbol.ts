@@ -2,12 +2,10 @@ import { z } from "zod";
 import { SYMBOL_KINDS } from "../../indexer/symbols/types.js";
 import { findSymbol } from "../../query/symbols.js";
 import { defineTool, toToolOutput } from "../tool.js";
+import { maxResultsSchema, pathGlobsSchema } from "./common.js";
 
 const MAX_SYMBOL_CHARS = 300;
 const MAX_LANGUAGE_CHARS = 50;
-const MAX_GLOBS = 20;
-const MAX_GLOB_CHARS = 500;
-const MAX_RESULTS_CEILING = 50;
 
 export const findSymbolSchema = z.strictObject({
   symbol: z.string().min(1).max(MAX_SYMBOL_CHARS).describe("A name (getQuote) or a qualified name (QuoteService#getQuote, com.acme.QuoteService#getQuote)"),
@@ -17,8 +15,8 @@ export const findSymbolSchema = z.strictObject({
     .describe("definition: where it is declared; references: every syntactic use; call_sites: calls only, with the enclosing function"),
   language: z.string().min(1).max(MAX_LANGUAGE_CHARS).optional().describe("Limit to one language id, e.g. java, typescript, python"),
   kind: z.enum(SYMBOL_KINDS).optional().describe("Limit definitions to one kind"),
-  paths: z.array(z.string().min(1).max(MAX_GLOB_CHARS)).max(MAX_GLOBS).optional().describe("Path globs to search in"),
-  maxResults: z.number().int().min(1).max(MAX_RESULTS_CEILING).optional(),
+  paths: pathGlobsSchema("Path globs to search in"),
+  maxResults: maxResultsSchema("Hits to return (the read policy may lower it)"),
 });
 
 export const findSymbolTool = defineTool({

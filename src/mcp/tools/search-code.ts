@@ -1,11 +1,9 @@
 import { z } from "zod";
 import { searchCode } from "../../query/search.js";
 import { defineTool, toToolOutput } from "../tool.js";
+import { maxResultsSchema, pathGlobsSchema } from "./common.js";
 
 const MAX_QUERY_CHARS = 1000;
-const MAX_GLOBS = 20;
-const MAX_GLOB_CHARS = 500;
-const MAX_RESULTS_CEILING = 50;
 
 export const searchCodeSchema = z.strictObject({
   query: z.string().min(1).max(MAX_QUERY_CHARS).describe("Text to find: a substring (default) or a regular expression with regex: true"),
@@ -15,12 +13,8 @@ export const searchCodeSchema = z.strictObject({
     .describe("hybrid: text matches plus symbol definitions (a definition outranks a mention); lexical: text only; symbol: definitions whose name starts with the query"),
   caseSensitive: z.boolean().default(false),
   regex: z.boolean().default(false).describe("Treat query as a JavaScript regular expression"),
-  paths: z
-    .array(z.string().min(1).max(MAX_GLOB_CHARS))
-    .max(MAX_GLOBS)
-    .optional()
-    .describe("Path globs to search in, e.g. ['src/**/*.ts']; a plain folder name matches everything under it"),
-  maxResults: z.number().int().min(1).max(MAX_RESULTS_CEILING).optional().describe("Hits to return (the read policy may lower it)"),
+  paths: pathGlobsSchema("Path globs to search in, e.g. ['src/**/*.ts']; a plain folder name matches everything under it"),
+  maxResults: maxResultsSchema("Hits to return (the read policy may lower it)"),
   includeGenerated: z.boolean().optional().describe("Include generated and vendored files (default from the read policy)"),
 });
 
