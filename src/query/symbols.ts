@@ -113,6 +113,7 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
   }
 
   let hits: SymbolHit[] = [];
+  let mentionsSkipped = false;
   if (input.intent === "definition") {
     hits = defs.map(definitionHit);
     for (const d of defs) files.set(d.path, d.file);
@@ -123,7 +124,11 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
     const sameNameElsewhere = named.length - defs.length;
     hits = refs.map((r) => referenceHit(r, defs, sameNameElsewhere));
     for (const r of refs) files.set(r.path, r.file);
-    const mentions = await lexicalMentions(ctx, name, paths, fetch);
+    // Mentions in unparsed text come after syntactic references; read text for them only while room is left
+    // (one more than the room, so a cut still reports `truncated`).
+    const room = maxResults - hits.length;
+    const mentions = room >= 0 ? await lexicalMentions(ctx, name, paths, room + 1) : [];
+    if (room < 0) mentionsSkipped = true;
     for (const m of mentions) {
       hits.push(m.hit);
       files.set(m.file.path, m.file);
@@ -132,7 +137,7 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
       warnings.push({ code: "no_definition_found", message: `no definition of '${name}' is indexed; references may point at an external symbol` });
     }
   }
-  const truncated = hits.length > maxResults;
+  const truncated = hits.length > maxResults || mentionsSkipped;
   const items = hits.slice(0, maxResults);
   await attachSnippets(ctx, items);
   const evidence: EvidenceDraft[] = items.map((h) => ({

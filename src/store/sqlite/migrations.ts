@@ -118,7 +118,7 @@ export function createBuildIndexesSql(seq: number): string {
   const t = buildTables(seq);
   return `
     CREATE INDEX ${t.symbols}_name ON ${t.symbols} (name COLLATE NOCASE);
-    CREATE INDEX ${t.references}_name ON ${t.references} (name, kind);
+    CREATE INDEX ${t.references}_name ON ${t.references} (name);
   `;
 }
 

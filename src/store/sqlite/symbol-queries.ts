@@ -111,6 +111,10 @@ export function findSymbols(db: Database.Database, t: BuildTables, indexId: stri
   });
 }
 
+/**
+ * References in path and position order: a build writes files in path order and each file's references in
+ * position order, so rowid order is that order, and the name index yields it without sorting every match.
+ */
 export function findReferences(db: Database.Database, t: BuildTables, indexId: string, q: ReferenceQuery): ReferenceRow[] {
   const clauses = ["r.name = ?", "f.repo_index_id = ?"];
   const params: unknown[] = [q.name, indexId];
@@ -119,7 +123,7 @@ export function findReferences(db: Database.Database, t: BuildTables, indexId: s
     .prepare(
       `SELECT ${FILE_COLUMNS}, r.name AS r_name, r.kind AS r_kind, r.line AS r_line, r.col AS r_col, e.qualified_name AS r_enclosing
        FROM ${t.references} r JOIN repo_file f ON f.id = r.file_id LEFT JOIN ${t.symbols} e ON e.id = r.enclosing_id
-       WHERE ${clauses.join(" AND ")} ORDER BY f.path, r.line, r.col LIMIT ?`,
+       WHERE ${clauses.join(" AND ")} ORDER BY r.rowid LIMIT ?`,
     )
     .all(...params, q.limit) as ReferenceDbRow[];
   return rows.map((r) => {
