@@ -63,6 +63,12 @@ describe("symbol extraction per language (golden fixtures)", () => {
     assert.deepEqual(r.symbols.map((s) => [s.name, s.kind, s.startLine]), [["Foo", "module", 1], ["greet", "function", 2]]);
   });
 
+  test("the lexical fallback skips declarations that only name a type", async () => {
+    const text = "struct sk_buff *skb_alloc(int len,\n\t\tstruct sk_buff *parent,\n\t\tstruct net_device *dev);\nstruct foo;\nstruct bar {\n\tint x;\n};\n";
+    const r = await extractor.extract("perl", "x.c", text);
+    assert.deepEqual(r.symbols.map((s) => [s.name, s.kind, s.startLine]), [["bar", "class", 5]]);
+  });
+
   test("a parse that exceeds its time bound is abandoned and recorded, not fatal", async () => {
     const huge = "class A {\n" + "  void f() { g(1, 2, 3); }\n".repeat(20000) + "}\n";
     const r = await extractor.extract("java", "A.java", huge, 1);

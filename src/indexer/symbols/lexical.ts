@@ -30,6 +30,8 @@ const KEYWORD_KINDS: Readonly<Record<string, SymbolKind>> = {
 const MODIFIERS = "(?:(?:export|public|private|protected|internal|static|async|abstract|final|pub|local|extern|inline)\\s+)*";
 const DEFINITION = new RegExp(`^[ \\t]*${MODIFIERS}(${Object.keys(KEYWORD_KINDS).join("|")})\\s+([A-Za-z_][\\w]*)`, "gm");
 const MAX_SIGNATURE = 200;
+/** Keywords that also appear in declarations using a type (`struct sk_buff *skb,`); those lines are not definitions. */
+const TYPE_KEYWORDS: ReadonlySet<string> = new Set(["class", "struct", "record", "object", "interface", "trait", "protocol", "enum", "type"]);
 
 export function extractLexical(text: string): Extraction {
   const symbols: ExtractedSymbol[] = [];
@@ -44,7 +46,11 @@ export function extractLexical(text: string): Extraction {
       line += 1;
     }
     const end = text.indexOf("\n", m.index);
-    const signature = text.slice(m.index, end === -1 ? text.length : end).trim().slice(0, MAX_SIGNATURE);
+    const lineEnd = end === -1 ? text.length : end;
+    // `struct sk_buff *skb,` or `struct foo;` name a type in a declaration; they define nothing.
+    const rest = text.slice(m.index + m[0].length, lineEnd);
+    if (TYPE_KEYWORDS.has(m[1]!) && (/^\s*[*&]/.test(rest) || /[,;]\s*$/.test(rest))) continue;
+    const signature = text.slice(m.index, lineEnd).trim().slice(0, MAX_SIGNATURE);
     symbols.push({
       name: m[2]!,
       kind: KEYWORD_KINDS[m[1]!]!,

@@ -1,0 +1,28 @@
+/**
+ * The bench measures the code that ships: it loads repoctx's compiled modules from dist/ (built by `npm run bench`
+ * before it starts), typed by their sources in src/. Nothing here changes how repoctx behaves.
+ */
+import { fileURLToPath } from "node:url";
+import type * as PipelineModule from "../src/indexer/pipeline.js";
+import type * as SqliteStoreModule from "../src/store/sqlite/sqlite-store.js";
+import type * as RunToolModule from "../src/mcp/run-tool.js";
+import type * as ToolsModule from "../src/mcp/tools/index.js";
+import type * as SchemaModule from "../src/config/schema.js";
+import type * as LogModule from "../src/log.js";
+import type * as RepoInfoModule from "../src/indexer/repo-info.js";
+
+export const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
+const DIST = new URL("../dist/", import.meta.url);
+export const CLI_PATH = fileURLToPath(new URL("cli/main.js", DIST));
+
+async function load<T>(relative: string): Promise<T> {
+  return (await import(new URL(relative, DIST).href)) as T;
+}
+
+export const loadPipeline = (): Promise<typeof PipelineModule> => load("indexer/pipeline.js");
+export const loadSqliteStore = (): Promise<typeof SqliteStoreModule> => load("store/sqlite/sqlite-store.js");
+export const loadRunTool = (): Promise<typeof RunToolModule> => load("mcp/run-tool.js");
+export const loadTools = (): Promise<typeof ToolsModule> => load("mcp/tools/index.js");
+export const loadSchema = (): Promise<typeof SchemaModule> => load("config/schema.js");
+export const loadLog = (): Promise<typeof LogModule> => load("log.js");
+export const loadRepoInfo = (): Promise<typeof RepoInfoModule> => load("indexer/repo-info.js");

@@ -1,0 +1,79 @@
+/** Full index build in a child process (fresh store), with the child's own peak RSS and the store's size. */
+import { spawn } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { REPO_ROOT } from "./dist.js";
+import { storeBytes } from "./stats.js";
+
+/** Plain JavaScript, run by `node` alone so the TypeScript loader's memory is not charged to the indexer. */
+const CHILD_SCRIPT = join(REPO_ROOT, "bench", "index-child.mjs");
+
+export interface StoreFiles {
+  db: number;
+  wal: number;
+  shm: number;
+  total: number;
+}
+
+/** What bench/index-child.mjs prints. */
+export interface IndexChildResult {
+  /** The published index's id (absent in results saved by older bench versions). */
+  indexId?: string;
+  files: number;
+  indexedFiles: number;
+  skippedFiles: number;
+  bytes: number;
+  indexedBytes: number;
+  wallMs: number;
+  /** Wall time per pipeline phase, from the progress callback. */
+  phasesMs: Record<string, number>;
+  skipped: { reason: string; files: number; examples: string[] }[];
+  generated: number;
+  vendored: number;
+  secretSuspect: number;
+  walkSource: string;
+  /** RSS once the modules are loaded, before indexing: the floor the peak includes. */
+  baselineRssBytes: number;
+  peakRssBytes: number;
+  /** Store files right after publishing, before the connection closes (the WAL still present). */
+  storeBeforeClose: StoreFiles;
+  maxFileBytes: number;
+}
+
+export interface IndexMeasurement extends IndexChildResult {
+  /** Store files after the child closed its connection (what stays on disk). */
+  storeAfterClose: StoreFiles;
+  /** The child ran under `--cpu-prof` (its timings include the profiler); set by run.ts when it saves the result. */
+  profiled?: boolean;
+  /** MachineInfo.codeId of the run that built the index (absent in older results); set by run.ts. */
+  codeId?: string | null;
+}
+
+export interface IndexRunOptions {
+  /** Folder for a V8 CPU profile of the child (`node --cpu-prof`); none when undefined. */
+  cpuProfileDir?: string;
+}
+
+export async function measureIndex(root: string, dbPath: string, opts: IndexRunOptions = {}): Promise<IndexMeasurement> {
+  mkdirSync(dirname(dbPath), { recursive: true });
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+  const nodeArgs = opts.cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProfileDir] : [];
+  const child = spawn(process.execPath, [...nodeArgs, CHILD_SCRIPT, root, dbPath], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let stdout = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (c) => resolve(c));
+  });
+  if (code !== 0) throw new Error(`index child exited with ${code}`);
+  const line = stdout.trim().split("\n").at(-1);
+  if (!line) throw new Error("index child printed no result");
+  const result = JSON.parse(line) as IndexChildResult;
+  return { ...result, storeAfterClose: storeBytes(dbPath) };
+}

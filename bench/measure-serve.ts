@@ -1,0 +1,60 @@
+/**
+ * `repoctx serve` as an agent runs it: the built CLI over MCP stdio, driven by the SDK client. The query list
+ * goes through `tools/call` once, then the server's VmRSS / VmHWM are read from /proc/<pid>/status.
+ */
+import { performance } from "node:perf_hooks";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI_PATH } from "./dist.js";
+import { searchArgs, type BenchQuery } from "./queries.js";
+import { procMemory } from "./stats.js";
+
+const CLIENT_INFO = { name: "repoctx-bench", version: "0" };
+/** Generous: the first call of a cold server on a large corpus may take a while. */
+const CALL_TIMEOUT_MS = 120_000;
+
+export interface ServeMeasurement {
+  /** Start of `serve` until the MCP handshake completes. */
+  startupMs: number;
+  /** After the handshake, before any query. */
+  idleRssBytes: number | null;
+  rssBytes: number | null;
+  peakRssBytes: number | null;
+  /** Round trip per query over stdio (one cold pass). */
+  callMs: number[];
+  errors: string[];
+}
+
+export async function measureServe(root: string, dbPath: string, queries: readonly BenchQuery[]): Promise<ServeMeasurement> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_PATH, "serve", "--repo", root, "--store", dbPath, "--quiet"],
+    env: { ...process.env } as Record<string, string>,
+    stderr: "pipe",
+  });
+  let serverStderr = "";
+  transport.stderr?.on("data", (c: Buffer) => (serverStderr += c.toString("utf8")));
+  const client = new Client(CLIENT_INFO);
+  const started = performance.now();
+  await client.connect(transport);
+  const startupMs = performance.now() - started;
+  const pid = transport.pid;
+  if (pid === null) throw new Error("serve: no server pid");
+  const idleRssBytes = procMemory(pid)?.rss ?? null;
+  const callMs: number[] = [];
+  const errors: string[] = [];
+  try {
+    for (const q of queries) {
+      const t0 = performance.now();
+      const result = await client.callTool({ name: "search_code", arguments: searchArgs(q) }, undefined, { timeout: CALL_TIMEOUT_MS });
+      callMs.push(performance.now() - t0);
+      if (result.isError) errors.push(`${q.query}: ${JSON.stringify(result.structuredContent ?? result.content).slice(0, 300)}`);
+    }
+    const mem = procMemory(pid);
+    return { startupMs, idleRssBytes, rssBytes: mem?.rss ?? null, peakRssBytes: mem?.hwm ?? null, callMs, errors };
+  } catch (err) {
+    throw new Error(`serve failed: ${err instanceof Error ? err.message : String(err)}; server stderr: ${serverStderr.slice(-500)}`);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Fixed query lists, one per corpus: what a coding agent typically asks of a repository of that kind. Common
+ * identifiers, rare strings, strings with no hits, regular expressions and path-restricted searches. Keep the
+ * lists stable: figures are only comparable between runs of the same list.
+ */
+import type { CorpusName } from "./corpus.js";
+
+export interface BenchQuery {
+  /** Short label for tables. */
+  label: string;
+  query: string;
+  regex?: boolean;
+  paths?: string[];
+}
+
+const LINUX_QUERIES: readonly BenchQuery[] = [
+  { label: "common identifier", query: "spin_lock_irqsave" },
+  { label: "common identifier", query: "copy_from_user" },
+  { label: "macro", query: "EXPORT_SYMBOL_GPL" },
+  { label: "type", query: "struct sk_buff" },
+  { label: "common identifier", query: "rcu_read_lock" },
+  { label: "errno", query: "-EINVAL" },
+  { label: "macro call", query: 'MODULE_LICENSE("GPL")' },
+  { label: "common identifier", query: "container_of" },
+  { label: "identifier", query: "devm_kzalloc" },
+  { label: "identifier", query: "list_for_each_entry_safe" },
+  { label: "call with arg", query: "mutex_lock(&" },
+  { label: "identifier", query: "kfree_rcu" },
+  { label: "rare identifier", query: "ieee80211_radiotap_iterator_init" },
+  { label: "rare identifier", query: "tcp_v4_syn_recv_sock" },
+  { label: "rare phrase", query: "Hans Reiser" },
+  { label: "no hits", query: "repoctx_no_such_symbol_zq" },
+  { label: "no hits", query: "the quick brown fox jumps" },
+  { label: "regex", query: "kmalloc\\(.*GFP_ATOMIC", regex: true },
+  { label: "regex", query: "static (const )?struct file_operations \\w+ =", regex: true },
+  { label: "regex", query: "^#define\\s+[A-Z0-9_]+_MASK\\b", regex: true },
+  { label: "regex", query: "for_each_\\w+_cpu\\(", regex: true },
+  { label: "path glob", query: "netif_rx", paths: ["drivers/net/**"] },
+  { label: "path glob", query: "ioctl", paths: ["fs/**/*.c"] },
+  { label: "path glob", query: "struct page", paths: ["mm/**"] },
+  { label: "path glob", query: "dma_map_single", paths: ["drivers/net/ethernet/intel/**"] },
+];
+
+const NODE_MODULES_QUERIES: readonly BenchQuery[] = [
+  { label: "common identifier", query: "module.exports" },
+  { label: "common identifier", query: "Object.defineProperty" },
+  { label: "common identifier", query: "process.env" },
+  { label: "common identifier", query: "JSON.parse" },
+  { label: "common identifier", query: "Promise.resolve" },
+  { label: "common identifier", query: "hasOwnProperty" },
+  { label: "error", query: "new TypeError(" },
+  { label: "identifier", query: "Symbol.iterator" },
+  { label: "identifier", query: "readFileSync" },
+  { label: "identifier", query: "addEventListener" },
+  { label: "type", query: "export declare function" },
+  { label: "identifier", query: "createServer" },
+  { label: "rare identifier", query: "sqlite3_prepare_v2" },
+  { label: "rare identifier", query: "StdioServerTransport" },
+  { label: "rare phrase", query: "levenshtein" },
+  { label: "no hits", query: "repoctx_no_such_symbol_zq" },
+  { label: "no hits", query: "the quick brown fox jumps over" },
+  { label: "regex", query: "require\\(['\"]fs['\"]\\)", regex: true },
+  { label: "regex", query: "function \\w+Async\\(", regex: true },
+  { label: "regex", query: "^export (async )?function \\w+", regex: true },
+  { label: "regex", query: "new Promise\\(\\(resolve, reject\\)", regex: true },
+  { label: "path glob", query: "createSourceFile", paths: ["typescript/**"] },
+  { label: "path glob", query: "ZodObject", paths: ["zod/**/*.d.ts"] },
+  { label: "path glob", query: "Client", paths: ["@modelcontextprotocol/sdk/dist/esm/**"] },
+  { label: "path glob", query: "transform", paths: ["esbuild/**"] },
+];
+
+/** A `find_symbol` call: a name (or qualified name) and what is asked of it. */
+export interface SymbolLookup {
+  /** Short label for tables. */
+  label: string;
+  symbol: string;
+  intent: "definition" | "references" | "call_sites";
+  kind?: string;
+  language?: string;
+  paths?: string[];
+}
+
+/**
+ * Fixed `find_symbol` lists, one per corpus, in the same spirit as the search lists: definitions of well-known
+ * functions and types, call sites and references of very common names (those hit the result cap), a qualified
+ * member, names with no definition (the lexical-mention fallback runs for references), a path-restricted and a
+ * kind-restricted lookup. Keep them stable: figures are only comparable between runs of the same list.
+ */
+const LINUX_SYMBOL_LOOKUPS: readonly SymbolLookup[] = [
+  { label: "definition", symbol: "kmalloc", intent: "definition" },
+  { label: "definition", symbol: "tcp_v4_syn_recv_sock", intent: "definition" },
+  { label: "definition (struct)", symbol: "task_struct", intent: "definition" },
+  { label: "definition", symbol: "copy_from_user", intent: "definition" },
+  { label: "qualified member", symbol: "net_device#netdev_ops", intent: "definition" },
+  { label: "call sites", symbol: "mutex_lock", intent: "call_sites" },
+  { label: "call sites", symbol: "kfree_rcu", intent: "call_sites" },
+  { label: "call sites", symbol: "dev_err", intent: "call_sites" },
+  { label: "references (type)", symbol: "sk_buff", intent: "references" },
+  { label: "references", symbol: "spin_lock_irqsave", intent: "references" },
+  { label: "no definition", symbol: "__builtin_expect", intent: "call_sites" },
+  { label: "no such name", symbol: "repoctx_no_such_symbol_zq", intent: "definition" },
+  { label: "path glob", symbol: "dma_map_single", intent: "call_sites", paths: ["drivers/net/ethernet/intel/**"] },
+  { label: "kind", symbol: "list_head", intent: "definition", kind: "class" },
+];
+
+const NODE_MODULES_SYMBOL_LOOKUPS: readonly SymbolLookup[] = [
+  { label: "definition", symbol: "createServer", intent: "definition" },
+  { label: "definition (common)", symbol: "parse", intent: "definition" },
+  { label: "definition (class)", symbol: "Command", intent: "definition" },
+  { label: "definition", symbol: "StdioServerTransport", intent: "definition" },
+  { label: "qualified member", symbol: "Client#connect", intent: "definition" },
+  { label: "call sites", symbol: "readFileSync", intent: "call_sites" },
+  { label: "call sites", symbol: "parse", intent: "call_sites" },
+  { label: "call sites", symbol: "require", intent: "call_sites" },
+  { label: "references (class)", symbol: "EventEmitter", intent: "references" },
+  { label: "path glob", symbol: "ZodType", intent: "references", paths: ["zod/**"] },
+  { label: "no such name", symbol: "repoctx_no_such_symbol_zq", intent: "references" },
+  { label: "language", symbol: "ZodObject", intent: "definition", language: "typescript" },
+];
+
+export function symbolLookupsFor(corpus: CorpusName): readonly SymbolLookup[] {
+  return corpus === "linux" ? LINUX_SYMBOL_LOOKUPS : NODE_MODULES_SYMBOL_LOOKUPS;
+}
+
+/** The arguments `find_symbol` receives for a bench lookup (defaults otherwise: policy result limit). */
+export function findSymbolArgs(l: SymbolLookup): Record<string, unknown> {
+  return {
+    symbol: l.symbol,
+    intent: l.intent,
+    ...(l.kind ? { kind: l.kind } : {}),
+    ...(l.language ? { language: l.language } : {}),
+    ...(l.paths ? { paths: l.paths } : {}),
+  };
+}
+
+/** A lookup as one short table cell. */
+export function describeLookup(l: SymbolLookup): string {
+  const flags = [l.kind ? `kind ${l.kind}` : "", l.language ? `language ${l.language}` : "", l.paths ? `paths ${l.paths.join(",")}` : ""].filter(
+    (s) => s.length > 0,
+  );
+  return `${l.intent} ${l.symbol}${flags.length > 0 ? ` [${flags.join("; ")}]` : ""}`;
+}
+
+export function queriesFor(corpus: CorpusName): readonly BenchQuery[] {
+  return corpus === "linux" ? LINUX_QUERIES : NODE_MODULES_QUERIES;
+}
+
+/** The arguments `search_code` receives for a bench query (defaults otherwise: case-insensitive, policy limits). */
+export function searchArgs(q: BenchQuery): Record<string, unknown> {
+  return { query: q.query, ...(q.regex ? { regex: true } : {}), ...(q.paths ? { paths: q.paths } : {}) };
+}
+
+/** A query as one short table cell. */
+export function describeQuery(q: BenchQuery): string {
+  const flags = [q.regex ? "regex" : "", q.paths ? `paths ${q.paths.join(",")}` : ""].filter((s) => s.length > 0);
+  return flags.length > 0 ? `${q.query} [${flags.join("; ")}]` : q.query;
+}

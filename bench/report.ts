@@ -1,0 +1,425 @@
+/** Figures beside their targets: a plain-text table for stdout and a Markdown section for BENCHMARKS.md. */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import type { Corpus } from "./corpus.js";
+import type { MachineInfo } from "./machine.js";
+import type { IndexMeasurement } from "./measure-index.js";
+import type { QueryMeasurement } from "./measure-queries.js";
+import type { RgMeasurement } from "./measure-rg.js";
+import type { ServeMeasurement } from "./measure-serve.js";
+import type { SymbolLookupMeasurement, SymbolStoreFigures } from "./measure-symbols.js";
+import { describeLookup, describeQuery } from "./queries.js";
+import { GIB, MIB, fmtBytes, fmtInt, fmtMs, max, median, percentile } from "./stats.js";
+
+export const TARGETS = {
+  fullIndexS: 180,
+  peakIndexRssBytes: 1 * GIB,
+  indexSizeRatio: 3,
+  queryP50Ms: 10,
+  queryP95Ms: 50,
+  symbolP50Ms: 10,
+  symbolP95Ms: 50,
+  serveRssBytes: 250 * MIB,
+} as const;
+
+const MS_PER_S = 1000;
+const P50 = 50;
+const P95 = 95;
+const RATIO_DIGITS = 2;
+
+export interface BenchResults {
+  date: string;
+  command: string;
+  machine: MachineInfo;
+  corpus: Corpus;
+  index: IndexMeasurement;
+  /** Set when --reuse-index reused an earlier store: when it was built, and whether the saved figures are its own. */
+  reusedIndex: { finishedAt: string | null; figuresOwn: boolean } | null;
+  /** Read from the store (not from the index child), so a reused store shows them too. */
+  symbols: SymbolStoreFigures;
+  queries: QueryMeasurement;
+  symbolLookups: SymbolLookupMeasurement;
+  rg: RgMeasurement;
+  serve: ServeMeasurement;
+  /** 1-minute load average at the start, its maximum while the bench ran, and at the end. */
+  load: { start: number; max: number; end: number };
+}
+
+/** Above this 1-minute load per CPU, other work was competing with the bench and the figures say so. */
+const BUSY_LOAD_PER_CPU = 0.5;
+const LOAD_DIGITS = 2;
+
+function loadLine(r: BenchResults): string {
+  const l = r.load;
+  // The build just before the run adds about 1 to the start figure; beyond that, other work was running.
+  const busy = l.start > BUSY_LOAD_PER_CPU * r.machine.cpus + 1;
+  const figures = `start ${l.start.toFixed(LOAD_DIGITS)}, max ${l.max.toFixed(LOAD_DIGITS)}, end ${l.end.toFixed(LOAD_DIGITS)}`;
+  return `load average (1 min): ${figures}${busy ? " (the machine was busy before the bench started: figures are pessimistic)" : ""}`;
+}
+
+export interface Row {
+  metric: string;
+  value: string;
+  target: string;
+  /** null: informational, no target. */
+  met: boolean | null;
+}
+
+/** One decimal below 10x, whole numbers above. */
+const RATIO_WHOLE_FROM = 10;
+const fmtRatio = (x: number): string => (Number.isFinite(x) ? `${x < RATIO_WHOLE_FROM ? x.toFixed(1) : x.toFixed(0)}x` : "n/a");
+
+const mark = (met: boolean | null): string => (met === null ? "" : met ? "met" : "NOT MET");
+
+const PERCENT = 100;
+const share = (part: number, whole: number): string => `${((part / whole) * PERCENT).toFixed(0)}%`;
+
+/** The extraction statuses in pipeline order, then any others the store reports. */
+const STATUS_ORDER = ["ok", "syntax_errors", "timeout", "failed", "no_grammar", "skipped"];
+
+function symbolRows(r: BenchResults): Row[] {
+  const sy = r.symbols;
+  const seconds = r.index.wallMs / MS_PER_S;
+  const statuses = [...STATUS_ORDER.filter((k) => k in sy.byStatus), ...Object.keys(sy.byStatus).filter((k) => !STATUS_ORDER.includes(k))];
+  const treeSitter = sy.byExtractor.find((e) => e.extractor === "tree-sitter");
+  const parsedBytes = treeSitter?.bytes ?? 0;
+  const parsedSymbols = treeSitter?.symbols ?? sy.symbols;
+  const rows: Row[] = [
+    { metric: "symbols / references in the store", value: `${fmtInt(sy.symbols)} / ${fmtInt(sy.references)}`, target: "", met: null },
+    {
+      metric: "  indexed files by extraction status",
+      value: [
+        ...statuses.map((k) => `${k} ${fmtInt(sy.byStatus[k]!)}`),
+        ...sy.byExtractor.filter((e) => e.extractor === "none").map((e) => `not attempted ${fmtInt(e.files)}`),
+      ].join(", "),
+      target: "",
+      met: null,
+    },
+    {
+      metric: "  by extractor (files, bytes, symbols)",
+      value: sy.byExtractor
+        .map((e) => `${e.extractor} ${fmtInt(e.files)}, ${fmtBytes(e.bytes)}${e.symbols === null ? "" : `, ${fmtInt(e.symbols)}`}`)
+        .join("; "),
+      target: "",
+      met: null,
+    },
+    {
+      metric: "symbol extraction, end-to-end rate",
+      value:
+        `${(parsedBytes / MIB / seconds).toFixed(1)} MiB/s parsed with tree-sitter, ` +
+        `${fmtInt(parsedSymbols / seconds)} symbols/s, ${fmtInt(sy.references / seconds)} references/s`,
+      target: "",
+      met: null,
+    },
+    {
+      metric: "  (not per-core parser speed)",
+      value: "over the full-index wall time: extraction runs in worker threads, concurrently with reading, hashing and inserts",
+      target: "",
+      met: null,
+    },
+  ];
+  const t = sy.tables;
+  if (t) {
+    const whole = t.dbFileBytes;
+    const part = (label: string, bytes: number): string => `${label} ${fmtBytes(bytes)} (${share(bytes, whole)})`;
+    rows.push(
+      {
+        metric: "  store by table (dbstat, db file)",
+        value: [part("trigram text", t.text), part("symbols", t.symbols), part("references", t.references)].join(", "),
+        target: "",
+        met: null,
+      },
+      {
+        metric: "  store by table, the rest",
+        value: [part("file rows", t.files), part("other", t.other), part("free pages", t.free)].join(", "),
+        target: "",
+        met: null,
+      },
+    );
+    rows.push({
+      metric: "  symbol + reference tables",
+      value: `${fmtBytes(t.symbols + t.references)} = ${share(t.symbols + t.references, whole)} of the db file, ${((t.symbols + t.references) / r.index.bytes).toFixed(RATIO_DIGITS)}x corpus`,
+      target: "",
+      met: null,
+    });
+  } else rows.push({ metric: "  store by table", value: "dbstat not available in this SQLite build", target: "", met: null });
+  return rows;
+}
+
+function symbolLookupRows(r: BenchResults): Row[] {
+  const s = allSamples(r.symbolLookups.perLookup);
+  const p50 = percentile(s, P50);
+  const p95 = percentile(s, P95);
+  return [
+    {
+      metric: `find_symbol p50 (${r.symbolLookups.perLookup.length} lookups x ${r.symbolLookups.passes}, warm)`,
+      value: fmtMs(p50),
+      target: `<= ${TARGETS.symbolP50Ms} ms`,
+      met: p50 <= TARGETS.symbolP50Ms,
+    },
+    { metric: "find_symbol p95", value: fmtMs(p95), target: `<= ${TARGETS.symbolP95Ms} ms`, met: p95 <= TARGETS.symbolP95Ms },
+    { metric: "find_symbol max", value: fmtMs(max(s)), target: "", met: null },
+  ];
+}
+
+function allSamples(perQuery: { samplesMs: number[] }[]): number[] {
+  return perQuery.flatMap((t) => t.samplesMs);
+}
+
+export function summaryRows(r: BenchResults): Row[] {
+  const ix = r.index;
+  const seconds = ix.wallMs / MS_PER_S;
+  const ratio = ix.storeAfterClose.total / ix.bytes;
+  const q = allSamples(r.queries.perQuery);
+  const qp50 = percentile(q, P50);
+  const qp95 = percentile(q, P95);
+  const rgSamples = allSamples(r.rg.perQuery);
+  const rgp50 = percentile(rgSamples, P50);
+  const rgp95 = percentile(rgSamples, P95);
+  const phases = Object.entries(ix.phasesMs)
+    .map(([k, v]) => `${k} ${fmtMs(v)}`)
+    .join(", ");
+  const skipped = ix.skipped.length > 0 ? ix.skipped.map((s) => `${s.reason} ${fmtInt(s.files)}`).join(", ") : "none";
+  const rows: Row[] = [
+    { metric: "corpus files (listed by git)", value: fmtInt(ix.files), target: "", met: null },
+    { metric: "corpus bytes (listed files)", value: fmtBytes(ix.bytes), target: "", met: null },
+    { metric: "full index time", value: `${seconds.toFixed(1)} s`, target: `<= ${TARGETS.fullIndexS} s`, met: seconds <= TARGETS.fullIndexS },
+    { metric: "  phases", value: phases, target: "", met: null },
+    { metric: "indexed files", value: `${fmtInt(ix.indexedFiles)} (${fmtBytes(ix.indexedBytes)})`, target: "", met: null },
+    { metric: "skipped files", value: `${fmtInt(ix.skippedFiles)}: ${skipped}`, target: "", met: null },
+    {
+      metric: "flagged (indexed)",
+      value: `generated ${fmtInt(ix.generated)}, vendored ${fmtInt(ix.vendored)}, secret-suspect ${fmtInt(ix.secretSuspect)}`,
+      target: "",
+      met: null,
+    },
+    { metric: "throughput", value: `${fmtInt(ix.files / seconds)} files/s, ${(ix.bytes / MIB / seconds).toFixed(1)} MiB/s`, target: "", met: null },
+    {
+      metric: "indexer peak RSS (child VmHWM)",
+      value: `${fmtBytes(ix.peakRssBytes)} (baseline ${fmtBytes(ix.baselineRssBytes)})`,
+      target: `<= ${fmtBytes(TARGETS.peakIndexRssBytes)}`,
+      met: ix.peakRssBytes <= TARGETS.peakIndexRssBytes,
+    },
+    {
+      metric: "index size on disk (db+wal+shm)",
+      value: `${fmtBytes(ix.storeAfterClose.total)} = ${ratio.toFixed(RATIO_DIGITS)}x corpus (${(ix.storeAfterClose.total / ix.indexedBytes).toFixed(RATIO_DIGITS)}x the indexed text)`,
+      target: `<= ${TARGETS.indexSizeRatio}x`,
+      met: ratio <= TARGETS.indexSizeRatio,
+    },
+    {
+      metric: "  before close (WAL not yet folded)",
+      value: `db ${fmtBytes(ix.storeBeforeClose.db)} + wal ${fmtBytes(ix.storeBeforeClose.wal)} + shm ${fmtBytes(ix.storeBeforeClose.shm)}`,
+      target: "",
+      met: null,
+    },
+    ...symbolRows(r),
+    {
+      metric: `search_code p50 (${r.queries.perQuery.length} queries x ${r.queries.passes}, warm)`,
+      value: fmtMs(qp50),
+      target: `<= ${TARGETS.queryP50Ms} ms`,
+      met: qp50 <= TARGETS.queryP50Ms,
+    },
+    { metric: "search_code p95", value: fmtMs(qp95), target: `<= ${TARGETS.queryP95Ms} ms`, met: qp95 <= TARGETS.queryP95Ms },
+    { metric: "search_code max", value: fmtMs(max(q)), target: "", met: null },
+    ...symbolLookupRows(r),
+  ];
+  if (r.rg.available) {
+    rows.push(
+      { metric: `ripgrep p50 / p95 (x ${r.rg.passes})`, value: `${fmtMs(rgp50)} / ${fmtMs(rgp95)}`, target: "", met: null },
+      {
+        metric: "ripgrep / repoctx (p50, p95)",
+        value: `${fmtRatio(rgp50 / qp50)}, ${fmtRatio(rgp95 / qp95)}`,
+        target: "",
+        met: null,
+      },
+    );
+  } else rows.push({ metric: "ripgrep", value: "rg not found; baseline skipped", target: "", met: null });
+  const s = r.serve;
+  const servePeak = s.peakRssBytes;
+  rows.push(
+    { metric: "serve startup (spawn to MCP handshake)", value: fmtMs(s.startupMs), target: "", met: null },
+    {
+      metric: "serve RSS after the query list (VmRSS)",
+      value: s.rssBytes === null ? "n/a" : `${fmtBytes(s.rssBytes)} (idle ${s.idleRssBytes === null ? "n/a" : fmtBytes(s.idleRssBytes)})`,
+      target: "",
+      met: null,
+    },
+    {
+      metric: "serve peak RSS (VmHWM)",
+      value: servePeak === null ? "n/a" : fmtBytes(servePeak),
+      target: `<= ${fmtBytes(TARGETS.serveRssBytes)}`,
+      met: servePeak === null ? null : servePeak <= TARGETS.serveRssBytes,
+    },
+    {
+      metric: "serve tools/call p50 / p95 (1 cold pass)",
+      value: `${fmtMs(percentile(s.callMs, P50))} / ${fmtMs(percentile(s.callMs, P95))}${s.errors.length > 0 ? `, ${s.errors.length} error(s)` : ""}`,
+      target: "",
+      met: null,
+    },
+  );
+  return rows;
+}
+
+export interface QueryRow {
+  query: string;
+  medianMs: string;
+  maxMs: string;
+  result: string;
+  rgMedianMs: string;
+  rgResult: string;
+  ratio: string;
+}
+
+export function queryRows(r: BenchResults): QueryRow[] {
+  return r.queries.perQuery.map((t, i) => {
+    const o = t.outcome;
+    const rg = r.rg.perQuery[i];
+    const m = median(t.samplesMs);
+    const rgm = rg ? median(rg.samplesMs) : Number.NaN;
+    const warn = o.warnings.length > 0 ? ` ${o.warnings.join(",")}` : "";
+    return {
+      query: describeQuery(t.query),
+      medianMs: fmtMs(m),
+      maxMs: fmtMs(max(t.samplesMs)),
+      result: o.ok ? `${o.files}/${o.hits}/${o.filesMatched}${o.truncated ? " T" : ""}${warn}` : `error ${o.error ?? ""}`,
+      rgMedianMs: rg ? fmtMs(rgm) : "n/a",
+      rgResult: rg ? (rg.error ? `error ${rg.error}` : `${fmtInt(rg.files)}/${fmtInt(rg.matches)}`) : "n/a",
+      ratio: rg ? fmtRatio(rgm / m) : "n/a",
+    };
+  });
+}
+
+export interface LookupRow {
+  lookup: string;
+  medianMs: string;
+  maxMs: string;
+  hits: string;
+  definitions: string;
+  notes: string;
+}
+
+export function lookupRows(r: BenchResults): LookupRow[] {
+  return r.symbolLookups.perLookup.map((t) => {
+    const o = t.outcome;
+    return {
+      lookup: describeLookup(t.lookup),
+      medianMs: fmtMs(median(t.samplesMs)),
+      maxMs: fmtMs(max(t.samplesMs)),
+      hits: o.ok ? `${o.hits} (${o.definitionHits}/${o.syntacticHits}/${o.lexicalHits})` : `error ${o.error ?? ""}`,
+      definitions: o.ok ? fmtInt(o.definitions) : "",
+      notes: [o.truncated ? "T" : "", ...o.warnings].filter((x) => x.length > 0).join(" "),
+    };
+  });
+}
+
+const LOOKUP_HEADERS = ["lookup", "median", "max", "hits (def/syntactic/lexical)", "definitions", "notes"];
+const LOOKUP_NOTE =
+  "hits returned, split into definitions, syntactic references and lexical mentions; definitions = matching definitions before the result cut; T = truncated";
+
+const QUERY_HEADERS = ["query", "repoctx median", "max", "files/hits/matched", "rg median", "rg files/matches", "rg/repoctx"];
+
+function padTable(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? "").length)));
+  const line = (cells: string[]): string => cells.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd();
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+export function textReport(r: BenchResults): string {
+  const m = r.machine;
+  const head = [
+    `repoctx bench: ${r.corpus.name} (${r.corpus.root})`,
+    `${r.date}  ${m.cpus} CPUs, ${m.memory}, ${m.cpuModel}, Node ${m.node}, SQLite ${m.sqlite}`,
+    `repoctx ${m.revision}`,
+    loadLine(r),
+    "",
+  ];
+  const summary = padTable(
+    ["metric", "value", "target", ""],
+    summaryRows(r).map((row) => [row.metric, row.value, row.target, mark(row.met)]),
+  );
+  const perQuery = padTable(
+    QUERY_HEADERS,
+    queryRows(r).map((q) => [q.query, q.medianMs, q.maxMs, q.result, q.rgMedianMs, q.rgResult, q.ratio]),
+  );
+  const perLookup = padTable(
+    LOOKUP_HEADERS,
+    lookupRows(r).map((l) => [l.lookup, l.medianMs, l.maxMs, l.hits, l.definitions, l.notes]),
+  );
+  return `${head.join("\n")}${summary}\n\nsearch_code per query (T = truncated)\n${perQuery}\n\nfind_symbol per lookup (${LOOKUP_NOTE})\n${perLookup}\n`;
+}
+
+const mdCell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function mdTable(headers: string[], rows: string[][]): string {
+  return [
+    `| ${headers.map(mdCell).join(" | ")} |`,
+    `| ${headers.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${r.map(mdCell).join(" | ")} |`),
+  ].join("\n");
+}
+
+function markerStart(corpus: string): string {
+  return `<!-- bench:${corpus}:start -->`;
+}
+function markerEnd(corpus: string): string {
+  return `<!-- bench:${corpus}:end -->`;
+}
+
+export function markdownSection(r: BenchResults): string {
+  const m = r.machine;
+  const lines = [
+    markerStart(r.corpus.name),
+    `## Corpus: ${r.corpus.name}`,
+    "",
+    `- Date: ${r.date}`,
+    `- Machine: ${m.cpus} CPUs (nproc), ${m.memory} RAM, ${m.cpuModel}; ${m.platform}; Node ${m.node}; SQLite ${m.sqlite}`,
+    `- Corpus: ${r.corpus.source} → \`${r.corpus.root.replace(/^.*\/\.bench\//, ".bench/")}\`, ${fmtInt(r.index.files)} files, ${fmtBytes(r.index.bytes)}`,
+    ...r.corpus.notes.map((n) => `- Preparation: ${n}`),
+    `- repoctx: ${m.revision}`,
+    ...(r.reusedIndex
+      ? [
+          `- Index: reused with \`--reuse-index\` (built ${r.reusedIndex.finishedAt ?? "at an unknown time"}); the full-index figures are those of that build${r.reusedIndex.figuresOwn ? "" : " **(saved figures do not match the store)**"}`,
+        ]
+      : []),
+    `- Machine ${loadLine(r)}`,
+    `- Command: \`${r.command}\``,
+    r.rg.version ? `- Baseline: ${r.rg.version}` : "- Baseline: ripgrep not installed",
+    "",
+    mdTable(
+      ["metric", "value", "target", "status"],
+      summaryRows(r).map((row) => [row.metric.trim(), row.value, row.target, mark(row.met)]),
+    ),
+    "",
+    "Per `search_code` query (`files/hits/matched`: files and hits returned, files that matched before the ranking cut; T = truncated):",
+    "",
+    mdTable(
+      QUERY_HEADERS,
+      queryRows(r).map((q) => [`\`${q.query}\``, q.medianMs, q.maxMs, q.result, q.rgMedianMs, q.rgResult, q.ratio]),
+    ),
+    "",
+    `Per \`find_symbol\` lookup (${LOOKUP_NOTE}):`,
+    "",
+    mdTable(
+      LOOKUP_HEADERS,
+      lookupRows(r).map((l) => [`\`${l.lookup}\``, l.medianMs, l.maxMs, l.hits, l.definitions, l.notes]),
+    ),
+    markerEnd(r.corpus.name),
+  ];
+  return lines.join("\n");
+}
+
+const BENCHMARKS_HEADER = `# Benchmarks
+
+Figures from \`npm run bench\` (see bench/README.md for what is measured and how). Each corpus has one section;
+a re-run replaces its own section.
+`;
+
+/** Replaces this corpus's section in BENCHMARKS.md, or appends it; other sections are left as they are. */
+export function updateBenchmarksFile(file: string, section: string, corpus: string): void {
+  const current = existsSync(file) ? readFileSync(file, "utf8") : BENCHMARKS_HEADER;
+  const start = current.indexOf(markerStart(corpus));
+  const end = current.indexOf(markerEnd(corpus));
+  let next: string;
+  if (start !== -1 && end > start) next = current.slice(0, start) + section + current.slice(end + markerEnd(corpus).length);
+  else next = `${current.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, next);
+}
