@@ -63,6 +63,21 @@ describe("symbol extraction per language (golden fixtures)", () => {
     assert.deepEqual(r.symbols.map((s) => [s.name, s.kind, s.startLine]), [["Foo", "module", 1], ["greet", "function", 2]]);
   });
 
+  test("a fresh extractor handles every language at once (grammars load concurrently in real indexing)", async () => {
+    const fresh = await SymbolExtractor.create();
+    const languages = Object.keys(LANGUAGES);
+    const results = await Promise.all(
+      languages.map(async (language) => {
+        const key = JSON.parse(readFileSync(`${FIXTURES}${language}/key.json`, "utf8")) as Key;
+        return fresh.extract(language, key.file, readFileSync(`${FIXTURES}${language}/${key.file}`, "utf8"));
+      }),
+    );
+    assert.deepEqual(
+      results.map((r, i) => [languages[i], r.extractor, r.detail]),
+      languages.map((l) => [l, "tree-sitter", null]),
+    );
+  });
+
   test("the lexical fallback skips declarations that only name a type", async () => {
     const text = "struct sk_buff *skb_alloc(int len,\n\t\tstruct sk_buff *parent,\n\t\tstruct net_device *dev);\nstruct foo;\nstruct bar {\n\tint x;\n};\n";
     const r = await extractor.extract("perl", "x.c", text);

@@ -14,10 +14,13 @@ const REPO_ID_MAX = 200;
 
 /**
  * Derives `owner/name` from a remote URL in its common forms (scp-like `git@host:owner/name.git`,
- * `https://host/owner/name(.git)`, `ssh://git@host:port/owner/name.git`). Credentials in URLs are never kept.
+ * `https://host/owner/name(.git)`, `ssh://git@host:port/owner/name.git`). Credentials in URLs are never kept; local
+ * paths and file: URLs give null.
  */
 export function repoIdFromRemote(url: string): string | null {
   const trimmed = url.trim().replace(/\.git\/?$/, "").replace(/\/+$/, "");
+  // A clone of a local folder names no owner: the caller falls back to the folder name.
+  if (/^(\/|\.{1,2}\/|~|file:|[A-Za-z]:[\\/])/.test(trimmed)) return null;
   let pathPart: string | null = null;
   const scp = /^[^/@\s]+@[^:/\s]+:(.+)$/.exec(trimmed);
   if (scp) pathPart = scp[1]!;

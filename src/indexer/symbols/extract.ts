@@ -135,10 +135,14 @@ export class SymbolExtractor {
     return languageSpec(language) !== undefined;
   }
 
+  /** Grammar loads run one at a time: concurrent loads of WebAssembly grammars corrupt each other's linking. */
+  private loading: Promise<unknown> = Promise.resolve();
+
   private load(language: string, spec: LanguageSpec): Promise<LoadedLanguage> {
     let p = this.loaded.get(language);
     if (!p) {
-      p = (async () => {
+      const previous = this.loading;
+      p = previous.then(async () => {
         const wasm = this.require.resolve(`${spec.grammar.package}/${spec.grammar.file}`);
         const lang = await Language.load(readFileSync(wasm));
         const source = [spec.query, ...(spec.extraQueries ?? [])].map(queryText).join("\n");
@@ -147,7 +151,8 @@ export class SymbolExtractor {
         } catch (err) {
           throw new Error(`tags query ${spec.query} is invalid: ${err instanceof Error ? err.message : String(err)}`);
         }
-      })();
+      });
+      this.loading = p.catch(() => undefined);
       this.loaded.set(language, p);
     }
     return p;
