@@ -66,6 +66,18 @@ describe("repoctx CLI", () => {
     assert.equal(JSON.parse(r.stdout).data.index.policy.maxSearchResults, 50);
   });
 
+  test("audit lists the calls the commands made, filtered by tool and time", () => {
+    const r = q("audit", "--json", "--tool", "search_code", "--since", "1h");
+    assert.equal(r.status, 0, r.stderr);
+    const records = JSON.parse(r.stdout) as { tool: string; outcome: string; queryHash: string }[];
+    assert.ok(records.length >= 2, "search commands above were audited");
+    assert.ok(records.every((x) => x.tool === "search_code" && /^sha256:/.test(x.queryHash)));
+    assert.equal(r.stdout.includes("isQuoteExpired"), false, "hashes, not queries");
+    const text = q("audit", "--limit", "1");
+    assert.match(text.stdout, /^\S+Z {2}\S+/);
+    assert.equal(q("audit", "--since", "yesterday-ish").status, EXIT.invalid_input);
+  });
+
   test("operator policy: validated, applied, and refused from inside the repository", () => {
     const good = join(dir, "policy.yaml");
     writeFileSync(good, "repoContext:\n  maxSearchResults: 1\n");

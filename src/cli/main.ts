@@ -7,6 +7,7 @@ import { printIndexResult, runIndex } from "./commands/index-cmd.js";
 import { callTool, formatJson, formatSearch, formatSlice, formatSymbol, parseLineRange, report } from "./commands/query-cmds.js";
 import { runServe } from "./commands/serve.js";
 import { setup, type CommonOptions, type Setup } from "./setup.js";
+import { DEFAULT_AUDIT_LIMIT, formatAudit, parseSince } from "./commands/audit.js";
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -142,6 +143,24 @@ export function buildProgram(): Command {
     .option("--json", "print the envelope as JSON")
     .action(async (opts: CommonOptions & { json?: boolean }) =>
       withSetup(opts, undefined, async (s) => report(await callTool(s, "inspect_index", {}), opts.json ?? false, formatJson, process.stdout, process.stderr)),
+    );
+
+  withCommon(program.command("audit").description("show the audit log: one record per tool call (hashes, counts, outcome)"))
+    .option("--since <when>", "ISO time, or a duration such as 30m, 2h, 7d")
+    .option("--tool <name>", "only this tool")
+    .option("--limit <n>", "records to show (default 50)", positiveInt)
+    .option("--json", "print records as JSON")
+    .action(async (opts: CommonOptions & { since?: string; tool?: string; limit?: number; json?: boolean }) =>
+      withSetup(opts, undefined, async (s) => {
+        const since = parseSince(opts.since, new Date());
+        if (since === null) {
+          process.stderr.write("repoctx: --since must be an ISO time or a duration like 30m, 2h, 7d\n");
+          return EXIT.invalid_input;
+        }
+        const records = await s.store.listAudit({ ...(since ? { since } : {}), ...(opts.tool ? { tool: opts.tool } : {}), limit: opts.limit ?? DEFAULT_AUDIT_LIMIT });
+        process.stdout.write(opts.json ? `${JSON.stringify(records, null, 2)}\n` : formatAudit(records));
+        return EXIT.ok;
+      }),
     );
 
   program.exitOverride((err) => {

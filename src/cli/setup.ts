@@ -1,7 +1,9 @@
 import { ConfigError, defaultStorePath, loadReadPolicy, resolveRoot } from "../config/resolve.js";
 import type { ReadPolicy } from "../config/schema.js";
 import { currentHead } from "../indexer/repo-info.js";
+import { dirname, join } from "node:path";
 import { createLogger, type Logger } from "../log.js";
+import { createAuditSink } from "../mcp/audit.js";
 import type { ServerDeps } from "../mcp/deps.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
@@ -60,5 +62,11 @@ export async function serverDeps(s: Setup): Promise<ServerDeps> {
     policy: s.policy,
     logger: s.logger,
     readHead: cachedHeadReader(s.root),
+    audit: createAuditSink({ store: s.store, jsonlFile: auditFile(s.storePath), preview: s.policy.auditPreview, logger: s.logger }),
   };
+}
+
+/** The audit log's JSON-lines copy sits beside the store file. */
+export function auditFile(storePath: string): string {
+  return join(dirname(storePath), "audit.jsonl");
 }

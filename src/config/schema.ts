@@ -25,6 +25,8 @@ export const ReadPolicySchema = z.strictObject({
     .max(16)
     .default(["codeowners", "service-catalog", "issue-tracker"]),
   maxIndexedFileBytes: z.number().int().min(1).max(MAX_FILE_BYTES_CEILING).default(DEFAULT_MAX_INDEXED_FILE_BYTES),
+  /** Adds a short redacted preview of each call's arguments to the audit log (off: hashes only). */
+  auditPreview: z.boolean().default(false),
 });
 
 export type ReadPolicy = z.infer<typeof ReadPolicySchema>;

@@ -1,6 +1,7 @@
 import type { ReadPolicy } from "../config/schema.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/store.js";
+import type { AuditSink } from "./audit.js";
 
 /** Everything a server needs, injected: no module-level state. */
 export interface ServerDeps {
@@ -13,4 +14,8 @@ export interface ServerDeps {
   logger: Logger;
   /** The work tree's current HEAD commit (null outside git); used for `stale_index` warnings. */
   readHead: () => Promise<string | null>;
+  /** Where each tool call is recorded; absent means no audit (tests that do not look at it). */
+  audit?: AuditSink;
+  /** Injectable clock for audit timestamps and latency. */
+  now?: () => Date;
 }

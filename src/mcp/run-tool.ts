@@ -1,8 +1,10 @@
+import { performance } from "node:perf_hooks";
 import { EXTRACTOR_VERSION } from "../indexer/pipeline.js";
 import type { Warning } from "../query/context.js";
 import { QueryError } from "../query/errors.js";
 import { projectData, projectEvidence } from "../policy/projection.js";
 import type { IndexRow } from "../store/store.js";
+import type { CallMeta } from "./audit.js";
 import type { ServerDeps } from "./deps.js";
 import type { Envelope, ErrorData } from "./envelope.js";
 import { invalidInput, toErrorData } from "./errors.js";
@@ -54,16 +56,31 @@ function errorEnvelope(tool: string, index: IndexRow | null, error: ErrorData, w
 
 /**
  * The one path every tool call takes, from MCP or from the CLI: validate → resolve the ready index → handler →
- * projection (redaction, labels, evidence) → envelope. Errors come back as envelopes, never as throws.
+ * projection (redaction, labels, evidence) → envelope → audit. Errors come back as envelopes, never as throws.
  */
-export async function runTool(def: ToolDefinition, rawArgs: unknown, deps: ServerDeps): Promise<Envelope> {
+export async function runTool(def: ToolDefinition, rawArgs: unknown, deps: ServerDeps, meta: CallMeta = {}): Promise<Envelope> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  const started = performance.now();
   const parsed = def.inputSchema.safeParse(rawArgs ?? {});
-  if (!parsed.success) return errorEnvelope(def.name, null, invalidInput(parsed.error));
+  const envelope = parsed.success ? await execute(def, parsed.data, deps) : errorEnvelope(def.name, null, invalidInput(parsed.error));
+  await deps.audit?.record({
+    tool: def.name,
+    args: parsed.success ? parsed.data : rawArgs,
+    envelope,
+    latencyMs: performance.now() - started,
+    meta,
+    at: startedAt,
+  });
+  return envelope;
+}
+
+async function execute(def: ToolDefinition, args: Record<string, unknown>, deps: ServerDeps): Promise<Envelope> {
   let index: IndexRow | null = null;
   try {
     index = await readyIndex(deps);
     const warnings = await freshnessWarnings(index, deps);
-    const out = await def.handler(parsed.data, { store: deps.store, index, policy: deps.policy }, deps);
+    const out = await def.handler(args, { store: deps.store, index, policy: deps.policy }, deps);
     return {
       ok: true,
       tool: def.name,

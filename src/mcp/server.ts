@@ -9,6 +9,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { callMetaFrom } from "./audit.js";
 import type { ServerDeps } from "./deps.js";
 import { toCallToolResult, type Envelope } from "./envelope.js";
 import { RESOURCES } from "./resources/repo-map.js";
@@ -62,7 +63,8 @@ export function createServer(deps: ServerDeps): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const def = findTool(req.params.name);
-    const envelope = def ? await runTool(def, req.params.arguments ?? {}, deps) : unknownToolEnvelope(req.params.name);
+    const meta = callMetaFrom(req.params._meta as Record<string, unknown> | undefined);
+    const envelope = def ? await runTool(def, req.params.arguments ?? {}, deps, meta) : unknownToolEnvelope(req.params.name);
     return toCallToolResult(envelope);
   });
 

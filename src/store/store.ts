@@ -174,6 +174,32 @@ export interface ReferenceQuery {
   limit: number;
 }
 
+/** One tool call, as the audit log keeps it: hashes and counts, never the raw query unless the operator asks. */
+export interface AuditRecord {
+  at: string;
+  runId: string | null;
+  stepId: string | null;
+  tool: string;
+  /** sha256 of the normalized arguments. */
+  queryHash: string;
+  mode: string | null;
+  resultCount: number;
+  truncated: boolean;
+  latencyMs: number;
+  repoId: string | null;
+  indexVersion: string | null;
+  /** "ok" or the error category. */
+  outcome: string;
+  /** A short redacted preview of the arguments, only when the operator enables it. */
+  preview: string | null;
+}
+
+export interface AuditFilter {
+  since?: string;
+  tool?: string;
+  limit: number;
+}
+
 export interface Store {
   /** A short description for `inspect_index` (kind and location, no credentials). */
   readonly description: string;
@@ -208,5 +234,8 @@ export interface Store {
   findReferences(indexId: string, query: ReferenceQuery): Promise<ReferenceRow[]>;
   /** Symbols and references per extractor status, for inspect_index. */
   symbolSummary(indexId: string): Promise<{ symbols: number; references: number; byStatus: Record<string, number> }>;
+  appendAudit(record: AuditRecord): Promise<void>;
+  /** Newest first. */
+  listAudit(filter: AuditFilter): Promise<AuditRecord[]>;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { buildIndex, type IndexResult } from "../../src/indexer/pipeline.js";
 import { currentHead } from "../../src/indexer/repo-info.js";
 import { silentLogger, type Logger } from "../../src/log.js";
 import type { Envelope } from "../../src/mcp/envelope.js";
+import { createAuditSink } from "../../src/mcp/audit.js";
 import { createServer } from "../../src/mcp/server.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, type BuiltRepo } from "./fixture.js";
@@ -16,9 +17,10 @@ export interface Harness {
   repo: BuiltRepo;
   store: SqliteStore;
   storePath: string;
+  auditFile: string;
   index: IndexResult;
   client: Client;
-  call(tool: string, args?: Record<string, unknown>): Promise<Envelope & { isError: boolean }>;
+  call(tool: string, args?: Record<string, unknown>, meta?: Record<string, unknown>): Promise<Envelope & { isError: boolean }>;
   close(): Promise<void>;
 }
 
@@ -39,21 +41,25 @@ export async function openHarness(opts: { policy?: Partial<ReadPolicy>; logger?:
   const store = SqliteStore.open(storePath);
   const policy = { ...defaultReadPolicy(), ...opts.policy };
   const index = await buildIndex({ root: repo.root, store, maxFileBytes: policy.maxIndexedFileBytes });
+  const auditFile = join(storeDir, "audit.jsonl");
+  const logger = opts.logger ?? silentLogger;
   const client = await openClient({
     store,
     root: index.repo.rootPath,
     policy,
-    logger: opts.logger ?? silentLogger,
+    logger,
     readHead: () => currentHead(index.repo.rootPath),
+    audit: createAuditSink({ store, jsonlFile: auditFile, preview: policy.auditPreview, logger }),
   });
   return {
     repo,
     store,
     storePath,
+    auditFile,
     index,
     client,
-    async call(tool, args = {}) {
-      const res = await client.callTool({ name: tool, arguments: args });
+    async call(tool, args = {}, meta) {
+      const res = await client.callTool({ name: tool, arguments: args, ...(meta ? { _meta: meta } : {}) });
       const text = (res.content as { type: string; text: string }[])[0]!.text;
       const env = JSON.parse(text) as Envelope;
       return { ...env, isError: res.isError === true };

@@ -62,6 +62,29 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE repo_file ADD COLUMN symbol_detail TEXT;
     `,
   },
+  {
+    version: 3,
+    name: "audit log",
+    sql: `
+      CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        run_id TEXT,
+        step_id TEXT,
+        tool TEXT NOT NULL,
+        query_hash TEXT NOT NULL,
+        mode TEXT,
+        result_count INTEGER NOT NULL,
+        truncated INTEGER NOT NULL,
+        latency_ms REAL NOT NULL,
+        repo_id TEXT,
+        index_version TEXT,
+        outcome TEXT NOT NULL,
+        preview TEXT
+      );
+      CREATE INDEX idx_audit_log_at ON audit_log (at);
+    `,
+  },
 ];
 
 /**

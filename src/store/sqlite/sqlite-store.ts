@@ -3,6 +3,8 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type {
+  AuditFilter,
+  AuditRecord,
   CandidateFile,
   CandidateQuery,
   ContentCandidate,
@@ -373,13 +375,9 @@ export class SqliteStore implements Store {
     }
     if (query.pathPrefix) {
       const upper = prefixUpperBound(query.pathPrefix);
-      const range = this.stmt("SELECT MIN(id) AS lo, MAX(id) AS hi FROM repo_file WHERE repo_index_id = ? AND path >= ? AND path < ?").get(
-        indexId,
-        query.pathPrefix,
-        upper,
-      ) as { lo: number | null; hi: number | null };
+      const range = this.idRange(indexId, query.pathPrefix);
       clauses.push(`${table}.rowid BETWEEN ? AND ?`, "f.path >= ? AND f.path < ?");
-      params.push(range.lo ?? 0, range.hi ?? -1, query.pathPrefix, upper);
+      params.push(range.lo, range.hi, query.pathPrefix, upper);
     }
     if (query.excludeExtractor) {
       clauses.push("(f.symbol_extractor IS NULL OR f.symbol_extractor <> ?)");
@@ -388,24 +386,76 @@ export class SqliteStore implements Store {
     return { where: clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "", params };
   }
 
-  async candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
-    const table = buildTables(this.indexSeq(indexId)).content;
-    const { where, params } = this.candidateWhere(indexId, table, query);
+  /**
+   * Slim rows of one index, kept in memory after the first query: candidates then come from the full-text index
+   * alone (row ids), with no join per match. Builds are immutable once ready, so the cache never goes stale; only
+   * the most recent index is kept.
+   */
+  private slim: { indexId: string; files: Map<number, CandidateFile & { extractor: string | null }> } | null = null;
+
+  private slimFiles(indexId: string): Map<number, CandidateFile & { extractor: string | null }> {
+    if (this.slim?.indexId === indexId) return this.slim.files;
+    const files = new Map<number, CandidateFile & { extractor: string | null }>();
     const rows = this.stmt(
-      `SELECT f.id, f.path, f.size_bytes, f.is_generated, f.is_vendored, f.is_secret_suspect
-       FROM ${table} JOIN repo_file f ON f.id = ${table}.rowid ${where} LIMIT ?`,
-    ).all(...params, limit + 1) as { id: number; path: string; size_bytes: number; is_generated: number; is_vendored: number; is_secret_suspect: number }[];
-    return {
-      files: rows.slice(0, limit).map((r) => ({
+      `SELECT id, path, size_bytes, is_generated, is_vendored, is_secret_suspect, symbol_extractor FROM repo_file
+       WHERE repo_index_id = ? AND skip_reason IS NULL`,
+    ).all(indexId) as { id: number; path: string; size_bytes: number; is_generated: number; is_vendored: number; is_secret_suspect: number; symbol_extractor: string | null }[];
+    for (const r of rows) {
+      files.set(r.id, {
         id: r.id,
         path: r.path,
         sizeBytes: r.size_bytes,
         isGenerated: r.is_generated === 1,
         isVendored: r.is_vendored === 1,
         isSecretSuspect: r.is_secret_suspect === 1,
-      })),
-      more: rows.length > limit,
-    };
+        extractor: r.symbol_extractor,
+      });
+    }
+    this.slim = { indexId, files };
+    return files;
+  }
+
+  async candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
+    const table = buildTables(this.indexSeq(indexId)).content;
+    const slim = this.slimFiles(indexId);
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    const expr = trigramMatchExpression(query.fragments);
+    if (expr !== null) {
+      clauses.push(`${table} MATCH ?`);
+      params.push(expr);
+    }
+    const upper = query.pathPrefix ? prefixUpperBound(query.pathPrefix) : null;
+    if (query.pathPrefix) {
+      const range = this.idRange(indexId, query.pathPrefix);
+      clauses.push("rowid BETWEEN ? AND ?");
+      params.push(range.lo, range.hi);
+    }
+    const where = clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "";
+    const files: CandidateFile[] = [];
+    let more = false;
+    for (const row of this.stmt(`SELECT rowid AS id FROM ${table} ${where}`).iterate(...params) as IterableIterator<{ id: number }>) {
+      const f = slim.get(row.id);
+      if (!f) continue;
+      if (query.pathPrefix && (f.path < query.pathPrefix || f.path >= upper!)) continue;
+      if (query.excludeExtractor && f.extractor === query.excludeExtractor) continue;
+      if (files.length >= limit) {
+        more = true;
+        break;
+      }
+      files.push(f);
+    }
+    return { files, more };
+  }
+
+  /** File ids of one path prefix: a build inserts files in path order, so the prefix is one contiguous id range. */
+  private idRange(indexId: string, prefix: string): { lo: number; hi: number } {
+    const r = this.stmt("SELECT MIN(id) AS lo, MAX(id) AS hi FROM repo_file WHERE repo_index_id = ? AND path >= ? AND path < ?").get(
+      indexId,
+      prefix,
+      prefixUpperBound(prefix),
+    ) as { lo: number | null; hi: number | null };
+    return { lo: r.lo ?? 0, hi: r.hi ?? -1 };
   }
 
   async readCandidate(indexId: string, fileId: number): Promise<ContentCandidate | null> {
@@ -447,6 +497,57 @@ export class SqliteStore implements Store {
 
   async symbolSummary(indexId: string): Promise<{ symbols: number; references: number; byStatus: Record<string, number> }> {
     return symbolSummary(this.db, buildTables(this.indexSeq(indexId)), indexId);
+  }
+
+  async appendAudit(r: AuditRecord): Promise<void> {
+    this.stmt(
+      `INSERT INTO audit_log (at, run_id, step_id, tool, query_hash, mode, result_count, truncated, latency_ms, repo_id, index_version,
+         outcome, preview) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(r.at, r.runId, r.stepId, r.tool, r.queryHash, r.mode, r.resultCount, r.truncated ? 1 : 0, r.latencyMs, r.repoId, r.indexVersion, r.outcome, r.preview);
+  }
+
+  async listAudit(filter: AuditFilter): Promise<AuditRecord[]> {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    if (filter.since) {
+      clauses.push("at >= ?");
+      params.push(filter.since);
+    }
+    if (filter.tool) {
+      clauses.push("tool = ?");
+      params.push(filter.tool);
+    }
+    const where = clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "";
+    const rows = this.db.prepare(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`).all(...params, filter.limit) as {
+      at: string;
+      run_id: string | null;
+      step_id: string | null;
+      tool: string;
+      query_hash: string;
+      mode: string | null;
+      result_count: number;
+      truncated: number;
+      latency_ms: number;
+      repo_id: string | null;
+      index_version: string | null;
+      outcome: string;
+      preview: string | null;
+    }[];
+    return rows.map((r) => ({
+      at: r.at,
+      runId: r.run_id,
+      stepId: r.step_id,
+      tool: r.tool,
+      queryHash: r.query_hash,
+      mode: r.mode,
+      resultCount: r.result_count,
+      truncated: r.truncated === 1,
+      latencyMs: r.latency_ms,
+      repoId: r.repo_id,
+      indexVersion: r.index_version,
+      outcome: r.outcome,
+      preview: r.preview,
+    }));
   }
 
   async close(): Promise<void> {

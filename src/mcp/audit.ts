@@ -1,0 +1,91 @@
+import { createHash } from "node:crypto";
+import { appendFile, mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { Logger } from "../log.js";
+import { redactText } from "../policy/redact.js";
+import type { AuditRecord, Store } from "../store/store.js";
+import type { Envelope } from "./envelope.js";
+
+/** Run and step ids a client may send in a request's `_meta` (plain or namespaced keys). */
+export interface CallMeta {
+  runId?: string;
+  stepId?: string;
+}
+
+const MAX_META_ID_CHARS = 200;
+const PREVIEW_CHARS = 160;
+
+export function callMetaFrom(meta: Record<string, unknown> | undefined): CallMeta {
+  const pick = (...keys: string[]): string | undefined => {
+    for (const k of keys) {
+      const v = meta?.[k];
+      if (typeof v === "string" && v.length > 0) return v.slice(0, MAX_META_ID_CHARS);
+    }
+    return undefined;
+  };
+  const runId = pick("runId", "io.repoctx/runId");
+  const stepId = pick("stepId", "io.repoctx/stepId");
+  return { ...(runId ? { runId } : {}), ...(stepId ? { stepId } : {}) };
+}
+
+/** JSON with object keys sorted, so the same arguments always hash the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export function queryHash(args: unknown): string {
+  return `sha256:${createHash("sha256").update(canonical(args)).digest("hex")}`;
+}
+
+export interface AuditSink {
+  record(call: { tool: string; args: unknown; envelope: Envelope; latencyMs: number; meta: CallMeta; at: Date }): Promise<void>;
+}
+
+/**
+ * Audit: one record per tool call into the store and, when a file is given, one JSON line appended to it.
+ * Raw arguments are never written; the operator may enable a short redacted preview. A failing audit write is
+ * logged and never fails the call.
+ */
+export function createAuditSink(opts: { store: Store; jsonlFile?: string; preview: boolean; logger: Logger }): AuditSink {
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    record({ tool, args, envelope, latencyMs, meta, at }) {
+      const a = (args ?? {}) as Record<string, unknown>;
+      const mode = typeof a.mode === "string" ? a.mode : typeof a.intent === "string" ? a.intent : null;
+      const error = envelope.ok ? null : (envelope.data.error as { category?: string } | undefined);
+      const rec: AuditRecord = {
+        at: at.toISOString(),
+        runId: meta.runId ?? null,
+        stepId: meta.stepId ?? null,
+        tool,
+        queryHash: queryHash(args),
+        mode,
+        resultCount: envelope.evidence.length,
+        truncated: envelope.truncated,
+        latencyMs: Math.round(latencyMs * 1000) / 1000,
+        repoId: envelope.repoId,
+        indexVersion: envelope.indexVersion,
+        outcome: envelope.ok ? "ok" : (error?.category ?? "internal_error"),
+        preview: opts.preview ? redactText(canonical(args)).text.slice(0, PREVIEW_CHARS) : null,
+      };
+      const write = async (): Promise<void> => {
+        try {
+          await opts.store.appendAudit(rec);
+          if (opts.jsonlFile) {
+            await mkdir(dirname(opts.jsonlFile), { recursive: true });
+            await appendFile(opts.jsonlFile, `${JSON.stringify(rec)}\n`, { mode: 0o600 });
+          }
+        } catch (err) {
+          opts.logger.log("warn", "audit write failed", { tool, error: err instanceof Error ? err.message : String(err) });
+        }
+      };
+      chain = chain.then(write);
+      return chain;
+    },
+  };
+}
