@@ -85,6 +85,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idx_audit_log_at ON audit_log (at);
     `,
   },
+  {
+    version: 4,
+    name: "index builder identity",
+    sql: `ALTER TABLE repo_index ADD COLUMN builder TEXT;`,
+  },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type {
@@ -86,6 +87,22 @@ export function trigramMatchExpression(fragments: string[]): string | null {
   return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
 }
 
+/** A build whose builder ran on this host in a process that no longer exists. */
+function isAbandoned(builder: string | null): boolean {
+  if (builder === null) return false;
+  const at = builder.lastIndexOf(":");
+  const host = builder.slice(0, at);
+  const pid = Number(builder.slice(at + 1));
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as { code?: string }).code === "ESRCH";
+  }
+}
+
 export interface SqliteStoreOptions {
   readonly?: boolean;
 }
@@ -154,13 +171,33 @@ export class SqliteStore implements Store {
     return row.seq;
   }
 
+  /**
+   * Builds left behind by a process that died (kill -9, power loss) on this host: their builder is gone, so
+   * their rows and tables are dropped. Builds of live processes, or of other hosts, are left alone.
+   */
+  private removeAbandonedBuilds(): number {
+    const rows = this.db.prepare("SELECT * FROM repo_index WHERE status = 'building'").all() as (IndexDbRow & { builder: string | null })[];
+    let removed = 0;
+    for (const row of rows) {
+      if (!isAbandoned(row.builder)) continue;
+      this.db.transaction(() => {
+        this.db.exec(dropBuildTablesSql(row.seq));
+        this.db.prepare("DELETE FROM repo_file WHERE repo_index_id = ?").run(row.id);
+        this.db.prepare("DELETE FROM repo_index WHERE id = ?").run(row.id);
+      })();
+      removed += 1;
+    }
+    return removed;
+  }
+
   async beginIndex(meta: IndexMeta): Promise<string> {
+    this.removeAbandonedBuilds();
     const id = randomUUID();
     this.db.transaction(() => {
       const info = this.db
         .prepare(
-          `INSERT INTO repo_index (id, repo_id, root_path, base_commit, branch, dirty, extractor_version, status, started_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'building', ?)`,
+          `INSERT INTO repo_index (id, repo_id, root_path, base_commit, branch, dirty, extractor_version, status, started_at, builder)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'building', ?, ?)`,
         )
         .run(
           id,
@@ -171,6 +208,7 @@ export class SqliteStore implements Store {
           meta.dirty ? 1 : 0,
           meta.extractorVersion,
           new Date().toISOString(),
+          `${hostname()}:${process.pid}`,
         );
       this.db.exec(createBuildTablesSql(Number(info.lastInsertRowid)));
     })();
@@ -551,6 +589,16 @@ export class SqliteStore implements Store {
       outcome: r.outcome,
       preview: r.preview,
     }));
+  }
+
+  /** SQLite's own consistency check: "ok" when every table and index is sound. */
+  integrityCheck(): string {
+    return (this.db.pragma("integrity_check") as { integrity_check: string }[]).map((r) => r.integrity_check).join("; ");
+  }
+
+  /** Index builds in any state, for diagnostics and tests. */
+  buildCount(status: IndexRow["status"]): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM repo_index WHERE status = ?").get(status) as { n: number }).n;
   }
 
   async close(): Promise<void> {
