@@ -59,8 +59,9 @@ export function buildProgram(): Command {
 
   withCommon(program.command("serve").description("serve a repository over MCP stdio, indexing it first if needed"))
     .option("--reindex", "rebuild the index before serving")
+    .option("--watch", "rebuild the index when files change (queries keep answering from the last ready index)")
     .option("--quiet", "no progress on stderr")
-    .action(async (opts: CommonOptions & { reindex?: boolean; quiet?: boolean }) =>
+    .action(async (opts: CommonOptions & { reindex?: boolean; quiet?: boolean; watch?: boolean }) =>
       withSetup(opts, undefined, async (s) => {
         await runServe(s, opts);
         return EXIT.ok;
