@@ -134,7 +134,8 @@ describe("inventory of the golden repository", () => {
     };
     const inProcess = await symbolsOf(result.indexId);
     assert.ok(inProcess.length > 10);
-    const threaded = await buildIndex({ root: repo.root, store, maxFileBytes: MIB, symbolWorkers: 2 });
+    const threaded = await buildIndex({ root: repo.root, store, maxFileBytes: MIB, symbolWorkers: 2, incremental: false });
+    assert.equal(threaded.stats.reusedFiles, 0);
     assert.equal(threaded.indexVersion, result.indexVersion);
     assert.deepEqual(await symbolsOf(threaded.indexId), inProcess);
     const statuses = (await store.listFiles(threaded.indexId)).map((f) => [f.path, f.symbolStatus, f.symbolExtractor]);
@@ -144,6 +145,8 @@ describe("inventory of the golden repository", () => {
 
   test("rebuilding the same tree gives the same index version and rows", async () => {
     const again = await buildIndex({ root: repo.root, store, maxFileBytes: MIB });
+    assert.equal(again.stats.extractedFiles, 0, "nothing changed, so no file is re-extracted");
+    assert.equal(again.stats.reusedFiles, [...rows.values()].filter((r) => r.symbolStatus !== null).length);
     assert.equal(again.indexVersion, result.indexVersion);
     const againRows = await store.listFiles(again.indexId, { includeSkipped: true });
     assert.deepEqual(againRows, [...rows.values()]);

@@ -50,7 +50,8 @@ export function buildProgram(): Command {
   withCommon(program.command("index [path]").description("index a repository (default: current directory)"), false)
     .option("--json", "print the summary as JSON")
     .option("--quiet", "no progress on stderr")
-    .action(async (path: string | undefined, opts: CommonOptions & { json?: boolean; quiet?: boolean }) =>
+    .option("--full", "re-extract every file's symbols instead of reusing those of unchanged files")
+    .action(async (path: string | undefined, opts: CommonOptions & { json?: boolean; quiet?: boolean; full?: boolean }) =>
       withSetup(opts, path, async (s) => {
         printIndexResult(await runIndex(s, opts), s.storePath, opts.json ?? false, process.stdout);
         return EXIT.ok;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import type { FileInput, IndexStats, Store } from "../store/store.js";
+import type { FileInput, IndexStats, ReusableExtraction, Store } from "../store/store.js";
 import { inventoryFile, type InventoryOptions } from "./inventory.js";
 import { readRepoInfo, type RepoInfo } from "./repo-info.js";
 import { createSecretScanner } from "./secrets.js";
@@ -11,7 +11,7 @@ import { ExtractionPool } from "./symbols/pool.js";
 import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
 
 /** Bumped whenever extraction changes what rows a file yields, so old and new rows are never mixed. */
-export const EXTRACTOR_VERSION = "3";
+export const EXTRACTOR_VERSION = "4";
 /** Below this many files, workers cost more to start than they save: extract in-process. */
 const SMALL_REPO_FILES = 2000;
 /** Symbol worker threads on larger repositories (the main thread reads, hashes and writes the store). */
@@ -47,6 +47,8 @@ export interface IndexOptions {
   onProgress?: (p: IndexProgress) => void;
   /** Symbol worker threads; default: none for small repositories, else up to MAX_SYMBOL_WORKERS. */
   symbolWorkers?: number;
+  /** Reuse the symbols of files unchanged since the ready index (default true); false re-extracts everything. */
+  incremental?: boolean;
 }
 
 export interface IndexResult {
@@ -89,8 +91,14 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
   const inventoryOptions: InventoryOptions = { maxFileBytes: opts.maxFileBytes, secretScanner: createSecretScanner() };
   const workers = opts.symbolWorkers ?? (total < SMALL_REPO_FILES ? 0 : Math.min(MAX_SYMBOL_WORKERS, availableParallelism()));
   const pool = await ExtractionPool.create(workers);
+  // Incremental: files whose bytes are unchanged since the ready index keep its symbols and references.
+  const previous = opts.incremental === false ? null : await opts.store.getReadyIndex(repo.repoId);
+  const reusable =
+    previous && previous.extractorVersion === EXTRACTOR_VERSION
+      ? { indexId: previous.id, files: await opts.store.reusableExtractions(previous.id) }
+      : null;
   const digestRows: { path: string; contentHash: string; skipReason: string | null }[] = [];
-  const stats: IndexStats = { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0 };
+  const stats: IndexStats = { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0, extractedFiles: 0, reusedFiles: 0 };
   try {
     let batch: FileInput[] = [];
     let batchBytes = 0;
@@ -104,7 +112,8 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     // A sliding window of files in flight (read, classified, parsed by the workers), consumed in path order so
     // rows and ids come out the same on every run; the main thread writes batches while workers keep parsing.
     const inFlight: (Promise<FileInput> | undefined)[] = new Array(total);
-    const start = (i: number): Promise<FileInput> => inventoryFile(root, walk.paths[i]!, inventoryOptions).then((row) => withSymbols(row, pool));
+    const start = (i: number): Promise<FileInput> =>
+      inventoryFile(root, walk.paths[i]!, inventoryOptions).then((row) => withSymbols(row, pool, reusable));
     let launched = 0;
     for (let i = 0; i < total; i++) {
       while (launched < total && launched < i + FILES_IN_FLIGHT) inFlight[launched] = start(launched++);
@@ -117,6 +126,8 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
         stats.indexedFiles += 1;
         stats.indexedBytes += row.sizeBytes;
       } else stats.skippedFiles += 1;
+      if (row.reuse) stats.reusedFiles! += 1;
+      else if (row.extraction) stats.extractedFiles! += 1;
       batch.push(row);
       batchBytes += row.content?.length ?? 0;
       if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) await flush();
@@ -140,8 +151,25 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
 }
 
 /** Adds symbols and references to an indexed text file: tree-sitter where a grammar exists, else lexical. */
-async function withSymbols(row: FileInput, pool: ExtractionPool): Promise<FileInput> {
+/** Extraction outcomes worth keeping: a failure or timeout is retried by the next build instead. */
+const REUSABLE_STATUSES: ReadonlySet<string> = new Set(["ok", "syntax_errors", "no_grammar", "skipped"]);
+
+async function withSymbols(
+  row: FileInput,
+  pool: ExtractionPool,
+  reusable: { indexId: string; files: Map<string, ReusableExtraction> } | null,
+): Promise<FileInput> {
   if (row.content === null || row.skipReason !== null) return row;
+  const prior = reusable?.files.get(row.path);
+  if (prior && prior.contentHash === row.contentHash && REUSABLE_STATUSES.has(prior.symbolStatus)) {
+    return {
+      ...row,
+      reuse: { indexId: reusable!.indexId, fileId: prior.fileId },
+      symbolStatus: prior.symbolStatus,
+      symbolExtractor: prior.symbolExtractor,
+      symbolDetail: prior.symbolDetail,
+    };
+  }
   if (row.generatedReason !== null && NO_SYMBOL_GENERATED_REASONS.has(row.generatedReason)) {
     return { ...row, symbolStatus: "skipped", symbolDetail: `generated: ${row.generatedReason}` };
   }

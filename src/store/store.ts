@@ -36,6 +36,9 @@ export interface IndexRow extends IndexMeta {
 }
 
 export interface IndexStats {
+  /** Files whose symbols were extracted in this build, and files whose extraction was reused unchanged. */
+  extractedFiles?: number;
+  reusedFiles?: number;
   files: number;
   indexedFiles: number;
   skippedFiles: number;
@@ -79,6 +82,17 @@ export interface FileInput extends FileRow {
   content: string | null;
   /** Symbols and references, when the file's language was extracted. */
   extraction?: Extraction | null;
+  /** Instead of `extraction`: copy this unchanged file's symbols and references from an earlier build. */
+  reuse?: { indexId: string; fileId: number } | null;
+}
+
+/** What a later build needs to reuse a file's extraction: its id and the hash the extraction was made from. */
+export interface ReusableExtraction {
+  fileId: number;
+  contentHash: string;
+  symbolStatus: ExtractionStatus;
+  symbolExtractor: Extractor | null;
+  symbolDetail: string | null;
 }
 
 export interface FileFilter {
@@ -206,6 +220,8 @@ export interface Store {
   beginIndex(meta: IndexMeta): Promise<string>;
   /** Adds files to a building index; called in batches. */
   addFiles(indexId: string, files: FileInput[]): Promise<void>;
+  /** Files of a ready index whose symbols were extracted, by path (for incremental builds). */
+  reusableExtractions(indexId: string): Promise<Map<string, ReusableExtraction>>;
   /** Marks the build ready and supersedes older indexes of the same repository, atomically. */
   publishIndex(indexId: string, indexVersion: string, stats: IndexStats): Promise<void>;
   failIndex(indexId: string, error: string): Promise<void>;

@@ -5,6 +5,7 @@ import type { Setup } from "../setup.js";
 export interface IndexCommandOptions {
   json?: boolean;
   quiet?: boolean;
+  full?: boolean;
 }
 
 export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<IndexResult> {
@@ -13,6 +14,7 @@ export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<Ind
     store: s.store,
     ...(s.repoIdOverride ? { repoId: s.repoIdOverride } : {}),
     maxFileBytes: s.policy.maxIndexedFileBytes,
+    ...(opts.full ? { incremental: false } : {}),
     ...(opts.quiet ? {} : { onProgress: createProgressReporter() }),
   });
 }
@@ -34,6 +36,7 @@ export function printIndexResult(r: IndexResult, storePath: string, json: boolea
   out.write(
     `indexed ${r.stats.indexedFiles}/${r.stats.files} files (${r.stats.skippedFiles} skipped) of ${r.repo.repoId}` +
       ` at ${r.repo.baseCommit?.slice(0, 12) ?? "(no commit)"}${r.repo.dirty ? " +dirty" : ""} in ${(r.stats.durationMs / 1000).toFixed(1)} s\n` +
+      `symbols extracted for ${r.stats.extractedFiles ?? 0} files, reused for ${r.stats.reusedFiles ?? 0} unchanged files\n` +
       `index ${r.indexVersion} -> ${storePath}\n`,
   );
 }

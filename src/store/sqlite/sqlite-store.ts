@@ -14,6 +14,7 @@ import type {
   FileRow,
   ReferenceQuery,
   ReferenceRow,
+  ReusableExtraction,
   SymbolQuery,
   SymbolRow,
   IndexMeta,
@@ -25,7 +26,7 @@ import type {
 } from "../store.js";
 import { MIGRATIONS, buildTables, createBuildIndexesSql, createBuildTablesSql, dropBuildTablesSql } from "./migrations.js";
 import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
-import { findReferences, findSymbols, insertExtraction, symbolSummary } from "./symbol-queries.js";
+import { copyExtraction, findReferences, findSymbols, insertExtraction, symbolSummary } from "./symbol-queries.js";
 
 const SKIP_EXAMPLES = 5;
 const BUSY_TIMEOUT_MS = 5000;
@@ -241,6 +242,15 @@ export class SqliteStore implements Store {
     );
     const insertContent = this.db.prepare(`INSERT INTO ${tables.content} (rowid, content) VALUES (?, ?)`);
     const writeExtraction = insertExtraction(this.db, tables);
+    const copiers = new Map<string, (oldFileId: number, newFileId: number) => number>();
+    const copierFor = (fromIndexId: string) => {
+      let c = copiers.get(fromIndexId);
+      if (!c) {
+        c = copyExtraction(this.db, buildTables(this.indexSeq(fromIndexId)), tables);
+        copiers.set(fromIndexId, c);
+      }
+      return c;
+    };
     this.db.transaction(() => {
       for (const f of files) {
         const info = insertFile.run(
@@ -259,16 +269,29 @@ export class SqliteStore implements Store {
           f.hasInstructionLikeText ? 1 : 0,
           f.skipReason,
           f.skipDetail,
-          f.extraction?.status ?? null,
-          f.extraction?.extractor ?? null,
-          f.extraction?.detail ?? null,
+          f.symbolStatus ?? f.extraction?.status ?? null,
+          f.symbolExtractor ?? f.extraction?.extractor ?? null,
+          f.symbolDetail ?? f.extraction?.detail ?? null,
         );
         if (f.content !== null) insertContent.run(info.lastInsertRowid, f.content);
         if (f.extraction) writeExtraction(Number(info.lastInsertRowid), f.extraction);
+        else if (f.reuse) copierFor(f.reuse.indexId)(f.reuse.fileId, Number(info.lastInsertRowid));
       }
     })();
     this.buildTx.bytes += files.reduce((n, f) => n + (f.content?.length ?? 0), 0);
     if (this.buildTx.bytes >= COMMIT_BYTES) this.endBuildTx(true);
+  }
+
+  async reusableExtractions(indexId: string): Promise<Map<string, ReusableExtraction>> {
+    const rows = this.db
+      .prepare(
+        `SELECT id, path, content_hash, symbol_status, symbol_extractor, symbol_detail FROM repo_file
+         WHERE repo_index_id = ? AND symbol_status IS NOT NULL`,
+      )
+      .all(indexId) as { id: number; path: string; content_hash: string; symbol_status: ReusableExtraction["symbolStatus"]; symbol_extractor: ReusableExtraction["symbolExtractor"]; symbol_detail: string | null }[];
+    return new Map(
+      rows.map((r) => [r.path, { fileId: r.id, contentHash: r.content_hash, symbolStatus: r.symbol_status, symbolExtractor: r.symbol_extractor, symbolDetail: r.symbol_detail }]),
+    );
   }
 
   async publishIndex(indexId: string, indexVersion: string, stats: IndexStats): Promise<void> {

@@ -1,25 +1,48 @@
 import type Database from "better-sqlite3";
 import type { Confidence, Extraction, Extractor, ReferenceKind, SymbolKind } from "../../indexer/symbols/types.js";
 import type { ReferenceQuery, ReferenceRow, SymbolQuery, SymbolRow } from "../store.js";
-import type { BuildTables } from "./migrations.js";
+import { ROW_ID_STRIDE, type BuildTables } from "./migrations.js";
 import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
 
 /** Prepared inserts for one build's symbol and reference tables; call inside the caller's transaction. */
 export function insertExtraction(db: Database.Database, t: BuildTables): (fileId: number, e: Extraction) => void {
   const sym = db.prepare(
-    `INSERT INTO ${t.symbols} (file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO ${t.symbols} (id, file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const ref = db.prepare(`INSERT INTO ${t.references} (file_id, name, kind, line, col, enclosing_id) VALUES (?, ?, ?, ?, ?, ?)`);
+  const ref = db.prepare(`INSERT INTO ${t.references} (id, file_id, name, kind, line, col, enclosing_id) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   return (fileId, e) => {
     if (e.extractor === null) return;
+    const base = fileId * ROW_ID_STRIDE;
     const ids = new Map<string, number>();
-    for (const s of e.symbols) {
-      const info = sym.run(fileId, s.name, s.kind, s.qualifiedName, s.container, s.startLine, s.endLine, s.startColumn, s.visibility, s.signature);
-      if (!ids.has(s.qualifiedName)) ids.set(s.qualifiedName, Number(info.lastInsertRowid));
-    }
-    for (const r of e.references) ref.run(fileId, r.name, r.kind, r.line, r.column, r.enclosing === null ? null : (ids.get(r.enclosing) ?? null));
+    e.symbols.forEach((s, i) => {
+      sym.run(base + i, fileId, s.name, s.kind, s.qualifiedName, s.container, s.startLine, s.endLine, s.startColumn, s.visibility, s.signature);
+      if (!ids.has(s.qualifiedName)) ids.set(s.qualifiedName, base + i);
+    });
+    e.references.forEach((r, i) => {
+      ref.run(base + i, fileId, r.name, r.kind, r.line, r.column, r.enclosing === null ? null : (ids.get(r.enclosing) ?? null));
+    });
   };
+}
+
+/**
+ * Copies an unchanged file's symbols and references from an earlier build, shifting their ids from the old file
+ * id to the new one (see ROW_ID_STRIDE). Returns how many rows were copied.
+ */
+export function copyExtraction(db: Database.Database, from: BuildTables, to: BuildTables): (oldFileId: number, newFileId: number) => number {
+  const sym = db.prepare(
+    `INSERT INTO ${to.symbols} (id, file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature)
+     SELECT id - @old * ${ROW_ID_STRIDE} + @new * ${ROW_ID_STRIDE}, @new, name, kind, qualified_name, container, start_line, end_line,
+       start_column, visibility, signature
+     FROM ${from.symbols} WHERE id BETWEEN @old * ${ROW_ID_STRIDE} AND @old * ${ROW_ID_STRIDE} + ${ROW_ID_STRIDE - 1}`,
+  );
+  const ref = db.prepare(
+    `INSERT INTO ${to.references} (id, file_id, name, kind, line, col, enclosing_id)
+     SELECT id - @old * ${ROW_ID_STRIDE} + @new * ${ROW_ID_STRIDE}, @new, name, kind, line, col,
+       enclosing_id - @old * ${ROW_ID_STRIDE} + @new * ${ROW_ID_STRIDE}
+     FROM ${from.references} WHERE id BETWEEN @old * ${ROW_ID_STRIDE} AND @old * ${ROW_ID_STRIDE} + ${ROW_ID_STRIDE - 1}`,
+  );
+  return (oldFileId, newFileId) => sym.run({ old: oldFileId, new: newFileId }).changes + ref.run({ old: oldFileId, new: newFileId }).changes;
 }
 
 /** Confidence of what a file's extraction produced: exact parse, parse with errors, or lexical. */
@@ -123,7 +146,7 @@ export function findReferences(db: Database.Database, t: BuildTables, indexId: s
     .prepare(
       `SELECT ${FILE_COLUMNS}, r.name AS r_name, r.kind AS r_kind, r.line AS r_line, r.col AS r_col, e.qualified_name AS r_enclosing
        FROM ${t.references} r JOIN repo_file f ON f.id = r.file_id LEFT JOIN ${t.symbols} e ON e.id = r.enclosing_id
-       WHERE ${clauses.join(" AND ")} ORDER BY r.rowid LIMIT ?`,
+       WHERE ${clauses.join(" AND ")} ORDER BY r.id LIMIT ?`,
     )
     .all(...params, q.limit) as ReferenceDbRow[];
   return rows.map((r) => {
