@@ -5,6 +5,7 @@
 import { performance } from "node:perf_hooks";
 import { loadLog, loadRepoInfo, loadRunTool, loadSchema, loadSqliteStore, loadTools } from "./dist.js";
 import { searchArgs, type BenchQuery } from "./queries.js";
+import { timeCalls } from "./time-calls.js";
 
 export interface QueryOutcome {
   ok: boolean;
@@ -62,18 +63,8 @@ export async function measureQueries(root: string, dbPath: string, queries: read
   const store = SqliteStore.open(dbPath);
   const deps = { store, root, policy: defaultReadPolicy(), logger: silentLogger, readHead: async () => head };
   try {
-    const perQuery: QueryTiming[] = [];
-    for (const q of queries) {
-      const envelope = await runTool(tool, searchArgs(q), deps); // warm-up pass
-      perQuery.push({ query: q, samplesMs: [], outcome: outcomeOf(envelope) });
-    }
-    for (let pass = 0; pass < passes; pass++) {
-      for (const t of perQuery) {
-        const started = performance.now();
-        await runTool(tool, searchArgs(t.query), deps);
-        t.samplesMs.push(performance.now() - started);
-      }
-    }
+    const timed = await timeCalls(queries, passes, (q) => runTool(tool, searchArgs(q), deps));
+    const perQuery: QueryTiming[] = timed.map((t) => ({ query: t.item, samplesMs: t.samplesMs, outcome: outcomeOf(t.warmup) }));
     return { passes, perQuery, readHeadMs };
   } finally {
     await store.close();

@@ -6,6 +6,7 @@
  * - in-process `find_symbol` latency through the same path an MCP call takes, like measure-queries.ts does for
  *   `search_code`. Warm: one untimed pass first.
  */
+import { timeCalls } from "./time-calls.js";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import type { IndexStats } from "../src/store/store.js";
@@ -203,18 +204,8 @@ export async function measureSymbolLookups(
   const store = SqliteStore.open(dbPath);
   const deps = { store, root, policy: defaultReadPolicy(), logger: silentLogger, readHead: async () => head };
   try {
-    const perLookup: LookupTiming[] = [];
-    for (const l of lookups) {
-      const envelope = await runTool(tool, findSymbolArgs(l), deps); // warm-up pass
-      perLookup.push({ lookup: l, samplesMs: [], outcome: outcomeOf(envelope) });
-    }
-    for (let pass = 0; pass < passes; pass++) {
-      for (const t of perLookup) {
-        const started = performance.now();
-        await runTool(tool, findSymbolArgs(t.lookup), deps);
-        t.samplesMs.push(performance.now() - started);
-      }
-    }
+    const timed = await timeCalls(lookups, passes, (l) => runTool(tool, findSymbolArgs(l), deps));
+    const perLookup: LookupTiming[] = timed.map((t) => ({ lookup: t.item, samplesMs: t.samplesMs, outcome: outcomeOf(t.warmup) }));
     return { passes, perLookup };
   } finally {
     await store.close();
