@@ -63,6 +63,8 @@ describe("freshness: changed files and moved HEAD", () => {
 
   test("after an edit: stale_context with the old hash, working-tree content with a warning otherwise", async () => {
     const hash = await inventoryHashOf(h, SERVICE);
+    const untouched = await h.call("search_code", { query: "isQuoteExpired" });
+    assert.ok(!untouched.warnings.some((w) => w.code === "file_changed_since_index"), "nothing changed yet");
     appendFileSync(join(h.repo.root, SERVICE), "// edited\n");
     const stale = await h.call("get_file_slice", { path: SERVICE, expectedContentHash: hash });
     assert.equal(stale.ok, false);
@@ -73,6 +75,11 @@ describe("freshness: changed files and moved HEAD", () => {
     assert.ok(fresh.warnings.some((w) => w.code === "file_changed_since_index"));
     assert.match((fresh.data.slice as { content: string }).content, /25\| \/\/ edited/);
     assert.notEqual((fresh.data.slice as { contentHash: string }).contentHash, hash);
+    const search = await h.call("search_code", { query: "isQuoteExpired" });
+    const w = search.warnings.find((x) => x.code === "file_changed_since_index");
+    assert.ok(w, "search results from the base index say the file changed");
+    assert.match(w.message, /1 file\(s\).*QuoteService\.java/);
+    assert.equal(w.message.includes("QuoteServiceTest"), false, "the unchanged test file is not listed");
   });
 
   test("a new commit makes every envelope carry stale_index", async () => {

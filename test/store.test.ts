@@ -14,6 +14,7 @@ const STATS = { files: 1, indexedFiles: 1, skippedFiles: 0, bytes: 5, indexedByt
 function file(path: string, content: string): FileInput {
   return {
     path,
+    mtimeMs: null,
     language: "text",
     sizeBytes: content.length,
     lineCount: 1,

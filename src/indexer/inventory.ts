@@ -31,9 +31,10 @@ export function countLines(text: string): number {
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-function skipped(path: string, reason: SkipReason, detail: string | null, sizeBytes: number, hash: string): FileInput {
+function skipped(path: string, reason: SkipReason, detail: string | null, sizeBytes: number, hash: string, mtimeMs: number | null = null): FileInput {
   return {
     path,
+    mtimeMs,
     language: detectLanguage(path),
     sizeBytes,
     lineCount: null,
@@ -91,14 +92,14 @@ export async function inventoryFile(realRoot: string, path: string, opts: Invent
   }
   const hash = sha256(buf);
   if (buf.length > opts.maxFileBytes) {
-    return skipped(path, "too_large", `${buf.length} bytes > limit ${opts.maxFileBytes}`, buf.length, hash);
+    return skipped(path, "too_large", `${buf.length} bytes > limit ${opts.maxFileBytes}`, buf.length, hash, stat.mtimeMs);
   }
-  if (isBinaryPath(path) || isBinaryContent(buf)) return skipped(path, "binary", null, buf.length, hash);
+  if (isBinaryPath(path) || isBinaryContent(buf)) return skipped(path, "binary", null, buf.length, hash, stat.mtimeMs);
   let text: string;
   try {
     text = UTF8.decode(buf);
   } catch {
-    return skipped(path, "non_utf8", "content is not valid UTF-8", buf.length, hash);
+    return skipped(path, "non_utf8", "content is not valid UTF-8", buf.length, hash, stat.mtimeMs);
   }
   const firstLineEnd = text.indexOf("\n");
   const firstLine = firstLineEnd === -1 ? text : text.slice(0, firstLineEnd);
@@ -112,6 +113,7 @@ export async function inventoryFile(realRoot: string, path: string, opts: Invent
   }
   return {
     path,
+    mtimeMs: stat.mtimeMs,
     language: detectLanguage(path, firstLine),
     sizeBytes: buf.length,
     lineCount: countLines(text),

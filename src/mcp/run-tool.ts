@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { EXTRACTOR_VERSION } from "../indexer/pipeline.js";
 import type { Warning } from "../query/context.js";
 import { QueryError } from "../query/errors.js";
+import { changedSinceIndex } from "../query/freshness.js";
 import { projectData, projectEvidence } from "../policy/projection.js";
 import type { IndexRow } from "../store/store.js";
 import type { CallMeta } from "./audit.js";
@@ -9,6 +10,9 @@ import type { ServerDeps } from "./deps.js";
 import type { Envelope, ErrorData } from "./envelope.js";
 import { invalidInput, toErrorData } from "./errors.js";
 import type { ToolDefinition } from "./tool.js";
+
+/** Changed paths named in a `file_changed_since_index` warning before it says "…". */
+const MAX_CHANGED_LISTED = 10;
 
 async function readyIndex(deps: ServerDeps): Promise<IndexRow> {
   let index: IndexRow | null;
@@ -80,7 +84,16 @@ async function execute(def: ToolDefinition, args: Record<string, unknown>, deps:
   try {
     index = await readyIndex(deps);
     const warnings = await freshnessWarnings(index, deps);
-    const out = await def.handler(args, { store: deps.store, index, policy: deps.policy }, deps);
+    const ctx = { store: deps.store, index, policy: deps.policy };
+    const out = await def.handler(args, ctx, deps);
+    const changed = await changedSinceIndex(ctx, deps.root, out.evidence.map((e) => e.path));
+    if (changed.length > 0) {
+      const shown = changed.slice(0, MAX_CHANGED_LISTED).join(", ");
+      warnings.push({
+        code: "file_changed_since_index",
+        message: `${changed.length} file(s) in this result changed since indexing (${shown}${changed.length > MAX_CHANGED_LISTED ? ", …" : ""}); line numbers and snippets may be off: re-read with get_file_slice or reindex`,
+      });
+    }
     return {
       ok: true,
       tool: def.name,

@@ -74,10 +74,9 @@ export async function getFileSlice(ctx: QueryContext, root: string, input: Slice
     );
   }
   const warnings: Warning[] = [];
+  // A changed file is served from the working tree as it is now; the tool pipeline adds the
+  // file_changed_since_index warning for every result that names it.
   const changed = currentHash !== file.contentHash;
-  if (changed) {
-    warnings.push({ code: "file_changed_since_index", message: `'${file.path}' differs from the indexed version; content is served from the working tree` });
-  }
   const classification: FileClassification = {
     binary: file.isBinary,
     generated: file.isGenerated,

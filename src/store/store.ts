@@ -58,6 +58,8 @@ export type SkipReason =
 
 export interface FileRow {
   path: string;
+  /** Modification time when indexed (ms since the epoch): a cheap first check for changes since indexing. */
+  mtimeMs: number | null;
   /** How symbols were extracted (null: not attempted, e.g. prose and data files). */
   symbolStatus: ExtractionStatus | null;
   symbolExtractor: Extractor | null;

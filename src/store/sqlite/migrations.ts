@@ -90,6 +90,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "index builder identity",
     sql: `ALTER TABLE repo_index ADD COLUMN builder TEXT;`,
   },
+  {
+    version: 5,
+    name: "file modification time at indexing",
+    sql: `ALTER TABLE repo_file ADD COLUMN mtime_ms REAL;`,
+  },
 ];
 
 /**

@@ -20,16 +20,18 @@ export interface FileDbRow {
   symbol_status: ExtractionStatus | null;
   symbol_extractor: Extractor | null;
   symbol_detail: string | null;
+  mtime_ms: number | null;
 }
 
 /** Column list for `repo_file f`; symbol and reference queries select it too, prefixed `file_`-free via alias f. */
 export const FILE_COLUMNS = `f.id, f.path, f.language, f.size_bytes, f.line_count, f.content_hash, f.is_binary, f.is_generated,
   f.is_vendored, f.generated_reason, f.is_secret_suspect, f.secret_reasons, f.has_instruction_like_text,
-  f.skip_reason, f.skip_detail, f.symbol_status, f.symbol_extractor, f.symbol_detail`;
+  f.skip_reason, f.skip_detail, f.symbol_status, f.symbol_extractor, f.symbol_detail, f.mtime_ms`;
 
 export function toFileRow(r: FileDbRow): FileRow {
   return {
     path: r.path,
+    mtimeMs: r.mtime_ms,
     language: r.language,
     sizeBytes: r.size_bytes,
     lineCount: r.line_count,

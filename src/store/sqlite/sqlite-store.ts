@@ -237,8 +237,8 @@ export class SqliteStore implements Store {
     const insertFile = this.db.prepare(
       `INSERT INTO repo_file (repo_index_id, path, language, size_bytes, line_count, content_hash, is_binary,
          is_generated, is_vendored, generated_reason, is_secret_suspect, secret_reasons, has_instruction_like_text,
-         skip_reason, skip_detail, symbol_status, symbol_extractor, symbol_detail)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         skip_reason, skip_detail, symbol_status, symbol_extractor, symbol_detail, mtime_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertContent = this.db.prepare(`INSERT INTO ${tables.content} (rowid, content) VALUES (?, ?)`);
     const writeExtraction = insertExtraction(this.db, tables);
@@ -272,6 +272,7 @@ export class SqliteStore implements Store {
           f.symbolStatus ?? f.extraction?.status ?? null,
           f.symbolExtractor ?? f.extraction?.extractor ?? null,
           f.symbolDetail ?? f.extraction?.detail ?? null,
+          f.mtimeMs,
         );
         if (f.content !== null) insertContent.run(info.lastInsertRowid, f.content);
         if (f.extraction) writeExtraction(Number(info.lastInsertRowid), f.extraction);

@@ -1,0 +1,34 @@
+import { lstat, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { sha256 } from "../indexer/inventory.js";
+import type { QueryContext } from "./context.js";
+
+/** Modification times closer than this are the same (file systems round differently). */
+const MTIME_TOLERANCE_MS = 1;
+
+/**
+ * Which of these indexed paths differ in the work tree now: a size or modification-time difference is confirmed
+ * by hashing the file, so touching a file without changing it is not a change. Deleted files count as changed.
+ */
+export async function changedSinceIndex(ctx: QueryContext, root: string, paths: Iterable<string>): Promise<string[]> {
+  const changed: string[] = [];
+  for (const path of new Set(paths)) {
+    const row = await ctx.store.getFile(ctx.index.id, path);
+    if (!row || row.skipReason === "symlink" || row.skipReason === "symlink_outside_root") continue;
+    let st;
+    try {
+      st = await lstat(join(root, path));
+    } catch {
+      changed.push(path);
+      continue;
+    }
+    const sameStat = st.size === row.sizeBytes && row.mtimeMs !== null && Math.abs(st.mtimeMs - row.mtimeMs) <= MTIME_TOLERANCE_MS;
+    if (sameStat) continue;
+    try {
+      if (sha256(await readFile(join(root, path))) !== row.contentHash) changed.push(path);
+    } catch {
+      changed.push(path);
+    }
+  }
+  return changed;
+}
