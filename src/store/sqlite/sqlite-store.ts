@@ -356,9 +356,9 @@ export class SqliteStore implements Store {
   }
 
   async getFile(indexId: string, path: string): Promise<FileRow | null> {
-    const row = this.db
-      .prepare(`SELECT ${FILE_COLUMNS} FROM repo_file f WHERE f.repo_index_id = ? AND f.path = ?`)
-      .get(indexId, path) as FileDbRow | undefined;
+    const row = this.stmt(`SELECT ${FILE_COLUMNS} FROM repo_file f WHERE f.repo_index_id = ? AND f.path = ?`).get(indexId, path) as
+      | FileDbRow
+      | undefined;
     return row ? toFileRow(row) : null;
   }
 
