@@ -18,7 +18,7 @@ const SMALL_REPO_FILES = 2000;
 const MAX_SYMBOL_WORKERS = 2;
 
 /** Files in flight (being read, classified or parsed): keeps the symbol workers fed while the main thread writes. */
-const FILES_IN_FLIGHT = 256;
+const FILES_IN_FLIGHT = 128;
 /**
  * Files larger than this are not parsed (lexical definitions only): mostly generated tables and register headers,
  * and their syntax trees would grow each worker's WebAssembly memory for good.
