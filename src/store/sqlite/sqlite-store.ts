@@ -104,10 +104,6 @@ function isAbandoned(builder: string | null): boolean {
   }
 }
 
-export interface SqliteStoreOptions {
-  readonly?: boolean;
-}
-
 /** Embedded store: one SQLite file in WAL mode, a trigram FTS5 table per index build. */
 export class SqliteStore implements Store {
   readonly description: string;
@@ -118,7 +114,7 @@ export class SqliteStore implements Store {
     this.description = `sqlite:${file}`;
   }
 
-  static open(file: string, _options: SqliteStoreOptions = {}): SqliteStore {
+  static open(file: string): SqliteStore {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const db = new Database(file);
     db.pragma("journal_mode = WAL");
@@ -176,19 +172,11 @@ export class SqliteStore implements Store {
    * Builds left behind by a process that died (kill -9, power loss) on this host: their builder is gone, so
    * their rows and tables are dropped. Builds of live processes, or of other hosts, are left alone.
    */
-  private removeAbandonedBuilds(): number {
+  private removeAbandonedBuilds(): void {
     const rows = this.db.prepare("SELECT * FROM repo_index WHERE status = 'building'").all() as (IndexDbRow & { builder: string | null })[];
-    let removed = 0;
     for (const row of rows) {
-      if (!isAbandoned(row.builder)) continue;
-      this.db.transaction(() => {
-        this.db.exec(dropBuildTablesSql(row.seq));
-        this.db.prepare("DELETE FROM repo_file WHERE repo_index_id = ?").run(row.id);
-        this.db.prepare("DELETE FROM repo_index WHERE id = ?").run(row.id);
-      })();
-      removed += 1;
+      if (isAbandoned(row.builder)) this.db.transaction(() => this.dropIndex(row))();
     }
-    return removed;
   }
 
   async beginIndex(meta: IndexMeta): Promise<string> {
@@ -313,10 +301,15 @@ export class SqliteStore implements Store {
     this.db.pragma("wal_checkpoint(PASSIVE)");
   }
 
-  /** Removes an index's rows and its content table (inside the caller's transaction). */
-  private dropIndex(row: IndexDbRow): void {
+  /** Removes a build's tables and file rows (inside the caller's transaction); its repo_index row stays. */
+  private dropBuildData(row: IndexDbRow): void {
     this.db.exec(dropBuildTablesSql(row.seq));
     this.db.prepare("DELETE FROM repo_file WHERE repo_index_id = ?").run(row.id);
+  }
+
+  /** Removes an index entirely (inside the caller's transaction). */
+  private dropIndex(row: IndexDbRow): void {
+    this.dropBuildData(row);
     this.db.prepare("DELETE FROM repo_index WHERE id = ?").run(row.id);
   }
 
@@ -325,8 +318,7 @@ export class SqliteStore implements Store {
     const row = this.db.prepare("SELECT * FROM repo_index WHERE id = ?").get(indexId) as IndexDbRow | undefined;
     if (!row) return;
     this.db.transaction(() => {
-      this.db.exec(dropBuildTablesSql(row.seq));
-      this.db.prepare("DELETE FROM repo_file WHERE repo_index_id = ?").run(row.id);
+      this.dropBuildData(row);
       this.db
         .prepare("UPDATE repo_index SET status = 'failed', finished_at = ?, error = ? WHERE id = ?")
         .run(new Date().toISOString(), error, indexId);
@@ -431,18 +423,10 @@ export class SqliteStore implements Store {
    * which the full-text index can skip to instead of joining every match.
    */
   private candidateWhere(indexId: string, table: string, query: CandidateQuery): { where: string; params: unknown[] } {
-    const clauses: string[] = [];
-    const params: unknown[] = [];
-    const expr = trigramMatchExpression(query.fragments);
-    if (expr !== null) {
-      clauses.push(`${table} MATCH ?`);
-      params.push(expr);
-    }
+    const { clauses, params } = this.indexClauses(indexId, table, query);
     if (query.pathPrefix) {
-      const upper = prefixUpperBound(query.pathPrefix);
-      const range = this.idRange(indexId, query.pathPrefix);
-      clauses.push(`${table}.rowid BETWEEN ? AND ?`, "f.path >= ? AND f.path < ?");
-      params.push(range.lo, range.hi, query.pathPrefix, upper);
+      clauses.push("f.path >= ? AND f.path < ?");
+      params.push(query.pathPrefix, prefixUpperBound(query.pathPrefix));
     }
     if (query.excludeExtractor) {
       clauses.push("(f.symbol_extractor IS NULL OR f.symbol_extractor <> ?)");
@@ -480,9 +464,8 @@ export class SqliteStore implements Store {
     return files;
   }
 
-  async candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
-    const table = buildTables(this.indexSeq(indexId)).content;
-    const slim = this.slimFiles(indexId);
+  /** The clauses the full-text table answers alone: the trigram MATCH and a path prefix's id range. */
+  private indexClauses(indexId: string, table: string, query: CandidateQuery): { clauses: string[]; params: unknown[] } {
     const clauses: string[] = [];
     const params: unknown[] = [];
     const expr = trigramMatchExpression(query.fragments);
@@ -490,16 +473,23 @@ export class SqliteStore implements Store {
       clauses.push(`${table} MATCH ?`);
       params.push(expr);
     }
-    const upper = query.pathPrefix ? prefixUpperBound(query.pathPrefix) : null;
     if (query.pathPrefix) {
       const range = this.idRange(indexId, query.pathPrefix);
-      clauses.push("rowid BETWEEN ? AND ?");
+      clauses.push(`${table}.rowid BETWEEN ? AND ?`);
       params.push(range.lo, range.hi);
     }
+    return { clauses, params };
+  }
+
+  async candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
+    const table = buildTables(this.indexSeq(indexId)).content;
+    const slim = this.slimFiles(indexId);
+    const { clauses, params } = this.indexClauses(indexId, table, query);
+    const upper = query.pathPrefix ? prefixUpperBound(query.pathPrefix) : null;
     const where = clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "";
     const files: CandidateFile[] = [];
     let more = false;
-    for (const row of this.stmt(`SELECT rowid AS id FROM ${table} ${where}`).iterate(...params) as IterableIterator<{ id: number }>) {
+    for (const row of this.stmt(`SELECT ${table}.rowid AS id FROM ${table} ${where}`).iterate(...params) as IterableIterator<{ id: number }>) {
       const f = slim.get(row.id);
       if (!f) continue;
       if (query.pathPrefix && (f.path < query.pathPrefix || f.path >= upper!)) continue;
