@@ -36,7 +36,9 @@ describe("find_symbol on the golden repository", () => {
       [
         [BATCH, 17, "com.acme.pricing.QuoteBatchJob#repriceAll"],
         [BATCH, 24, "com.acme.pricing.QuoteBatchJob#quoteLegacy"],
+        ["services/pricing/src/main/java/com/acme/pricing/QuoteCache.java", 23, "com.acme.pricing.QuoteCache#cachedQuote"],
         [CONTROLLER, 14, "com.acme.pricing.QuoteController#getQuote"],
+        ["services/pricing/src/main/java/com/acme/pricing/http/QuoteRoutes.java", 17, "com.acme.pricing.http.QuoteRoutes#create"],
       ],
     );
     assert.ok(syntactic.every((x) => x.kind === "call" && x.confidence === "high"));

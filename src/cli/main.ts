@@ -4,7 +4,17 @@ import { ConfigError } from "../config/resolve.js";
 import { serverVersion } from "../mcp/server.js";
 import { EXIT } from "./exit-codes.js";
 import { printIndexResult, runIndex } from "./commands/index-cmd.js";
-import { callTool, formatJson, formatSearch, formatSlice, formatSymbol, parseLineRange, report } from "./commands/query-cmds.js";
+import {
+  callTool,
+  formatJson,
+  formatOwnership,
+  formatRelatedTests,
+  formatSearch,
+  formatSlice,
+  formatSymbol,
+  parseLineRange,
+  report,
+} from "./commands/query-cmds.js";
 import { runServe } from "./commands/serve.js";
 import { setup, type CommonOptions, type Setup } from "./setup.js";
 import { DEFAULT_AUDIT_LIMIT, formatAudit, parseSince } from "./commands/audit.js";
@@ -139,6 +149,27 @@ export function buildProgram(): Command {
         });
         return report(env, opts.json ?? false, formatSlice, process.stdout, process.stderr);
       }),
+    );
+
+  withCommon(program.command("tests [paths...]").description("find the tests related to changed paths and/or symbols, with a command to run each"))
+    .option("--symbol <name...>", "changed symbols (QuoteService, QuoteService#quote)")
+    .option("--max <n>", "maximum tests", positiveInt)
+    .option("--json", "print the envelope as JSON")
+    .action(async (paths: string[], opts: CommonOptions & { symbol?: string[]; max?: number; json?: boolean }) =>
+      withSetup(opts, undefined, async (s) => {
+        const env = await callTool(s, "find_related_tests", {
+          ...(paths.length > 0 ? { changedPaths: paths } : {}),
+          ...(opts.symbol ? { symbols: opts.symbol } : {}),
+          ...(opts.max ? { maxResults: opts.max } : {}),
+        });
+        return report(env, opts.json ?? false, formatRelatedTests, process.stdout, process.stderr);
+      }),
+    );
+
+  withCommon(program.command("owners <paths...>").description("show owners and reviewers of paths from CODEOWNERS, with the deciding rule"))
+    .option("--json", "print the envelope as JSON")
+    .action(async (paths: string[], opts: CommonOptions & { json?: boolean }) =>
+      withSetup(opts, undefined, async (s) => report(await callTool(s, "get_ownership", { paths }), opts.json ?? false, formatOwnership, process.stdout, process.stderr)),
     );
 
   withCommon(program.command("inspect").description("show index status, counts, exclusions and the policy in force"))

@@ -3,6 +3,7 @@ import { realpath } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import type { FileInput, IndexStats, ReusableExtraction, Store } from "../store/store.js";
 import { inventoryFile, type InventoryOptions } from "./inventory.js";
+import { KnowledgeCollector } from "./knowledge/stage.js";
 import { readRepoInfo, type RepoInfo } from "./repo-info.js";
 import { createSecretScanner } from "./secrets.js";
 import { LEXICAL_LANGUAGES, NO_SYMBOL_GENERATED_REASONS, languageSpec } from "./symbols/languages.js";
@@ -11,7 +12,7 @@ import { ExtractionPool } from "./symbols/pool.js";
 import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
 
 /** Bumped whenever extraction changes what rows a file yields, so old and new rows are never mixed. */
-export const EXTRACTOR_VERSION = "4";
+export const EXTRACTOR_VERSION = "5";
 /** Below this many files, workers cost more to start than they save: extract in-process. */
 const SMALL_REPO_FILES = 2000;
 /** Symbol worker threads on larger repositories (the main thread reads, hashes and writes the store). */
@@ -30,7 +31,7 @@ const PROGRESS_EVERY_FILES = 256;
 const BATCH_FILES = 500;
 const BATCH_BYTES = 4 * 1024 * 1024;
 
-export type IndexPhase = "walk" | "inventory" | "publish" | "done";
+export type IndexPhase = "walk" | "inventory" | "knowledge" | "publish" | "done";
 
 export interface IndexProgress {
   phase: IndexPhase;
@@ -98,6 +99,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       ? { indexId: previous.id, files: await opts.store.reusableExtractions(previous.id) }
       : null;
   const digestRows: { path: string; contentHash: string; skipReason: string | null }[] = [];
+  const knowledge = new KnowledgeCollector();
   const stats: IndexStats = { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0, extractedFiles: 0, reusedFiles: 0 };
   try {
     let batch: FileInput[] = [];
@@ -120,6 +122,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       const row = await inFlight[i]!;
       inFlight[i] = undefined;
       digestRows.push({ path: row.path, contentHash: row.contentHash, skipReason: row.skipReason });
+      knowledge.add(row);
       stats.files += 1;
       stats.bytes += row.sizeBytes;
       if (row.skipReason === null) {
@@ -136,6 +139,8 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       }
     }
     await flush();
+    report({ phase: "knowledge", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
+    await opts.store.addKnowledge(indexId, knowledge.finish());
     report({ phase: "publish", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
     const indexVersion = indexVersionOf(digestRows);
     stats.durationMs = Date.now() - started;
@@ -160,6 +165,10 @@ async function withSymbols(
   reusable: { indexId: string; files: Map<string, ReusableExtraction> } | null,
 ): Promise<FileInput> {
   if (row.content === null || row.skipReason !== null) return row;
+  // Generated files without symbols (lockfiles, minified bundles) have nothing to extract or reuse.
+  if (row.generatedReason !== null && NO_SYMBOL_GENERATED_REASONS.has(row.generatedReason)) {
+    return { ...row, symbolStatus: "skipped", symbolDetail: `generated: ${row.generatedReason}` };
+  }
   const prior = reusable?.files.get(row.path);
   if (prior && prior.contentHash === row.contentHash && REUSABLE_STATUSES.has(prior.symbolStatus)) {
     return {
@@ -169,9 +178,6 @@ async function withSymbols(
       symbolExtractor: prior.symbolExtractor,
       symbolDetail: prior.symbolDetail,
     };
-  }
-  if (row.generatedReason !== null && NO_SYMBOL_GENERATED_REASONS.has(row.generatedReason)) {
-    return { ...row, symbolStatus: "skipped", symbolDetail: `generated: ${row.generatedReason}` };
   }
   let extraction;
   if (languageSpec(row.language) && row.sizeBytes > MAX_PARSE_BYTES) {

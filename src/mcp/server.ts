@@ -12,7 +12,7 @@ import {
 import { callMetaFrom } from "./audit.js";
 import type { ServerDeps } from "./deps.js";
 import { toCallToolResult, type Envelope } from "./envelope.js";
-import { RESOURCES } from "./resources/repo-map.js";
+import { RESOURCES, docIdFromUri, docResourceTemplate } from "./resources/index.js";
 import { runTool } from "./run-tool.js";
 import { toolInputJsonSchema } from "./schema-json.js";
 import { TOOLS, findTool } from "./tools/index.js";
@@ -72,9 +72,17 @@ export function createServer(deps: ServerDeps): Server {
     resources: RESOURCES.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })),
   }));
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
+    const { uriTemplate, name, title, description, mimeType } = docResourceTemplate;
+    return { resourceTemplates: [{ uriTemplate, name, title, description, mimeType }] };
+  });
 
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const docId = docIdFromUri(req.params.uri);
+    if (docId !== null) {
+      const envelope = await runTool(docResourceTemplate.reader, { docId }, deps);
+      return { contents: [{ uri: req.params.uri, mimeType: docResourceTemplate.mimeType, text: JSON.stringify(envelope) }] };
+    }
     const resource = RESOURCES.find((r) => r.uri === req.params.uri);
     if (!resource) throw new McpError(ErrorCode.InvalidParams, "unknown resource; resources/list names the available resources");
     const envelope = await runTool(resource.reader, {}, deps);

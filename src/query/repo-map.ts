@@ -1,4 +1,12 @@
+import type { BuildSystem, DocSourceType, ManifestEntrypoint, RepoModule } from "../indexer/knowledge/types.js";
 import type { QueryContext } from "./context.js";
+import { findEntrypoints } from "./knowledge/entrypoints.js";
+import { knowledgeOf } from "./knowledge/load.js";
+
+/** Modules listed in the map; the build graph resource has them all. */
+const MAX_MAP_MODULES = 200;
+/** Key documents listed (READMEs, guides, ADRs...); `repo://docs/{docId}` reads any of them. */
+const MAX_KEY_DOCS = 40;
 
 export interface RepoMap {
   repoId: string;
@@ -7,11 +15,21 @@ export interface RepoMap {
   files: { total: number; indexed: number; skipped: number };
   languages: { language: string; files: number; bytes: number }[];
   topLevel: { name: string; kind: "directory" | "file"; files: number }[];
+  buildSystems: BuildSystem[];
+  modules: Pick<RepoModule, "name" | "path" | "buildSystem" | "type" | "mainLanguage" | "testPaths" | "testCommand">[];
+  modulesTruncated: boolean;
+  entrypoints: ManifestEntrypoint[];
+  entrypointsTruncated: boolean;
+  docs: { total: number; key: { docId: string; path: string; title: string | null; sourceType: DocSourceType }[] };
 }
 
-/** The repository at a glance: languages, top-level layout and file counts at the indexed commit. */
+/** The repository at a glance: languages, layout, modules, entrypoints and key documents at the indexed commit. */
 export async function repoMap(ctx: QueryContext): Promise<RepoMap> {
   const s = await ctx.store.summarize(ctx.index.id);
+  const k = await knowledgeOf(ctx);
+  const entry = await findEntrypoints(ctx, k);
+  const docs = await k.docs();
+  const key = docs.filter((d) => d.sourceType !== "docs" || !d.path.includes("/")).slice(0, MAX_KEY_DOCS);
   return {
     repoId: ctx.index.repoId,
     baseCommit: ctx.index.baseCommit,
@@ -25,5 +43,19 @@ export async function repoMap(ctx: QueryContext): Promise<RepoMap> {
         ? { name: t.name.slice(0, -1), kind: "directory" as const, files: t.files }
         : { name: t.name, kind: "file" as const, files: t.files },
     ),
+    buildSystems: k.graph.buildSystems,
+    modules: k.graph.modules.slice(0, MAX_MAP_MODULES).map((m) => ({
+      name: m.name,
+      path: m.path,
+      buildSystem: m.buildSystem,
+      type: m.type,
+      mainLanguage: m.mainLanguage,
+      testPaths: m.testPaths,
+      testCommand: m.testCommand,
+    })),
+    modulesTruncated: k.graph.modules.length > MAX_MAP_MODULES,
+    entrypoints: entry.items,
+    entrypointsTruncated: entry.truncated,
+    docs: { total: docs.length, key: key.map((d) => ({ docId: d.docId, path: d.path, title: d.title, sourceType: d.sourceType })) },
   };
 }

@@ -8,6 +8,7 @@ import type {
   ReferenceKind,
   SymbolKind,
 } from "../indexer/symbols/types.js";
+import type { BuildGraph, OwnershipFile, RepoDoc, RepoKnowledge } from "../indexer/knowledge/types.js";
 
 /**
  * The one storage contract. Queries and the indexer speak only to this interface; `sqlite/` (embedded default)
@@ -176,6 +177,8 @@ export interface SymbolQuery {
   name?: string;
   /** Names starting with this prefix, case-insensitively (for symbol search). */
   namePrefix?: string;
+  /** Only the symbols of the file at this exact path. */
+  path?: string;
   kinds?: SymbolKind[];
   language?: string;
   pathPrefix?: string;
@@ -252,6 +255,13 @@ export interface Store {
   findReferences(indexId: string, query: ReferenceQuery): Promise<ReferenceRow[]>;
   /** Symbols and references per extractor status, for inspect_index. */
   symbolSummary(indexId: string): Promise<{ symbols: number; references: number; byStatus: Record<string, number> }>;
+  /** Stores what the knowledge stage learned (modules, docs, ownership) with a building index. */
+  addKnowledge(indexId: string, knowledge: RepoKnowledge): Promise<void>;
+  /** The build graph and ownership rules of an index (empty ones when it has none). */
+  getKnowledge(indexId: string): Promise<{ graph: BuildGraph; ownership: OwnershipFile }>;
+  /** Documents in path order, optionally under a path prefix, at most `limit`. */
+  listDocs(indexId: string, filter: { pathPrefix?: string; limit: number }): Promise<{ docs: RepoDoc[]; total: number }>;
+  getDoc(indexId: string, docId: string): Promise<RepoDoc | null>;
   appendAudit(record: AuditRecord): Promise<void>;
   /** Newest first. */
   listAudit(filter: AuditFilter): Promise<AuditRecord[]>;

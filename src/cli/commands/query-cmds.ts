@@ -97,6 +97,30 @@ export function formatSlice(data: Record<string, unknown>): string {
   return slice.content === null ? `(${slice.path}: no text content)\n` : `${slice.content}\n`;
 }
 
+/** `path  [confidence] reasons`, then the command that runs it. */
+export function formatRelatedTests(data: Record<string, unknown>): string {
+  const tests = data.tests as { path: string; confidence: string; reasons: string[]; testCommandHint: string | null }[];
+  const stats = data.stats as { moduleTestCommands: { module: string; command: string | null }[] };
+  const lines = tests.map((t) => `${t.path}  [${t.confidence}] ${t.reasons.join(", ")}${t.testCommandHint ? `\n    $ ${t.testCommandHint}` : ""}`);
+  if (tests.length === 0) lines.push("no related tests found");
+  for (const m of stats.moduleTestCommands) if (m.command) lines.push(`module ${m.module}: $ ${m.command}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** `path  owners (reviewers)  ← rule at file:line [confidence]`, then the suggested reviewers. */
+export function formatOwnership(data: Record<string, unknown>): string {
+  const paths = data.paths as { path: string; owners: string[]; reviewers: string[]; rules: { pattern: string; source: string; line: number }[]; confidence: string }[];
+  const lines = paths.map((p) => {
+    const who = p.owners.length > 0 ? p.owners.join(" ") : "(unowned)";
+    const rev = p.reviewers.length > 0 ? ` (reviewers: ${p.reviewers.join(" ")})` : "";
+    const rule = p.rules.map((r) => `${r.pattern} at ${r.source}:${r.line}`).join("; ");
+    return `${p.path}  ${who}${rev}${rule ? `  <- ${rule}` : ""}  [${p.confidence}]`;
+  });
+  const suggested = data.suggestedReviewers as string[];
+  if (suggested.length > 0) lines.push(`suggested reviewers: ${suggested.join(" ")}`);
+  return `${lines.join("\n")}\n`;
+}
+
 export function formatJson(data: Record<string, unknown>): string {
   return `${JSON.stringify(data, null, 2)}\n`;
 }

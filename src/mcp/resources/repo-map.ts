@@ -9,8 +9,8 @@ export const repoMapResource = {
   uri: REPO_MAP_URI,
   name: "repo-map",
   title: "Repository map",
-  description: "Languages, top-level layout, file counts and the indexed commit",
-  mimeType: "application/json",
+  description: "Languages, top-level layout, file counts, modules and build systems, entrypoints and key documents at the indexed commit",
+  mimeType: "application/json" as const,
   reader: defineTool({
     name: REPO_MAP_URI,
     description: "repository map",
@@ -25,5 +25,3 @@ export const repoMapResource = {
     }),
   }),
 };
-
-export const RESOURCES = [repoMapResource] as const;

@@ -95,6 +95,38 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "file modification time at indexing",
     sql: `ALTER TABLE repo_file ADD COLUMN mtime_ms REAL;`,
   },
+  {
+    version: 6,
+    name: "repository knowledge: modules, docs, ownership rules",
+    sql: `
+      CREATE TABLE repo_module (
+        repo_index_id TEXT NOT NULL REFERENCES repo_index (id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        name TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (repo_index_id, path, name)
+      );
+      CREATE TABLE repo_doc (
+        repo_index_id TEXT NOT NULL REFERENCES repo_index (id) ON DELETE CASCADE,
+        doc_id TEXT NOT NULL,
+        path TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (repo_index_id, doc_id)
+      );
+      CREATE TABLE repo_ownership_rule (
+        repo_index_id TEXT NOT NULL REFERENCES repo_index (id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (repo_index_id, ordinal)
+      );
+      CREATE TABLE repo_knowledge (
+        repo_index_id TEXT NOT NULL REFERENCES repo_index (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (repo_index_id, kind)
+      );
+    `,
+  },
 ];
 
 /**

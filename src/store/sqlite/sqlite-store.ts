@@ -24,6 +24,7 @@ import type {
   SkipReason,
   Store,
 } from "../store.js";
+import type { BuildGraph, OwnershipFile, OwnershipRule, RepoDoc, RepoKnowledge, RepoModule } from "../../indexer/knowledge/types.js";
 import { MIGRATIONS, buildTables, createBuildIndexesSql, createBuildTablesSql, dropBuildTablesSql } from "./migrations.js";
 import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
 import { copyExtraction, findReferences, findSymbols, insertExtraction, symbolSummary } from "./symbol-queries.js";
@@ -49,6 +50,11 @@ interface IndexDbRow {
   stats_json: string | null;
   error: string | null;
 }
+
+/** Tables holding what the knowledge stage learned, one set of rows per index build. */
+const KNOWLEDGE_TABLES = ["repo_module", "repo_doc", "repo_ownership_rule", "repo_knowledge"] as const;
+const EMPTY_GRAPH: Omit<BuildGraph, "modules"> = { buildSystems: [], edges: [], rootTestCommand: null, entrypoints: [], warnings: [] };
+const EMPTY_OWNERSHIP: Omit<OwnershipFile, "rules"> = { path: null, shadowed: [], warnings: [] };
 
 function toIndexRow(r: IndexDbRow): IndexRow {
   return {
@@ -304,7 +310,9 @@ export class SqliteStore implements Store {
   /** Removes a build's tables and file rows (inside the caller's transaction); its repo_index row stays. */
   private dropBuildData(row: IndexDbRow): void {
     this.db.exec(dropBuildTablesSql(row.seq));
-    this.db.prepare("DELETE FROM repo_file WHERE repo_index_id = ?").run(row.id);
+    for (const table of ["repo_file", ...KNOWLEDGE_TABLES]) {
+      this.db.prepare(`DELETE FROM ${table} WHERE repo_index_id = ?`).run(row.id);
+    }
   }
 
   /** Removes an index entirely (inside the caller's transaction). */
@@ -552,6 +560,55 @@ export class SqliteStore implements Store {
 
   async symbolSummary(indexId: string): Promise<{ symbols: number; references: number; byStatus: Record<string, number> }> {
     return symbolSummary(this.db, buildTables(this.indexSeq(indexId)), indexId);
+  }
+
+  async addKnowledge(indexId: string, k: RepoKnowledge): Promise<void> {
+    this.endBuildTx(true);
+    const { modules, ...graph } = k.graph;
+    const { rules, ...ownership } = k.ownership;
+    this.db.transaction(() => {
+      const module = this.stmt("INSERT OR REPLACE INTO repo_module (repo_index_id, path, name, data) VALUES (?, ?, ?, ?)");
+      for (const m of modules) module.run(indexId, m.path, m.name, JSON.stringify(m));
+      const doc = this.stmt("INSERT OR REPLACE INTO repo_doc (repo_index_id, doc_id, path, data) VALUES (?, ?, ?, ?)");
+      for (const d of k.docs) doc.run(indexId, d.docId, d.path, JSON.stringify(d));
+      const rule = this.stmt("INSERT OR REPLACE INTO repo_ownership_rule (repo_index_id, ordinal, data) VALUES (?, ?, ?)");
+      for (const r of rules) rule.run(indexId, r.ordinal, JSON.stringify(r));
+      const other = this.stmt("INSERT OR REPLACE INTO repo_knowledge (repo_index_id, kind, data) VALUES (?, ?, ?)");
+      other.run(indexId, "graph", JSON.stringify(graph));
+      other.run(indexId, "ownership", JSON.stringify(ownership));
+    })();
+  }
+
+  async getKnowledge(indexId: string): Promise<{ graph: BuildGraph; ownership: OwnershipFile }> {
+    const parts = new Map(
+      (this.stmt("SELECT kind, data FROM repo_knowledge WHERE repo_index_id = ?").all(indexId) as { kind: string; data: string }[]).map(
+        (r) => [r.kind, JSON.parse(r.data) as unknown],
+      ),
+    );
+    const modules = (this.stmt("SELECT data FROM repo_module WHERE repo_index_id = ? ORDER BY path, name").all(indexId) as { data: string }[]).map(
+      (r) => JSON.parse(r.data) as RepoModule,
+    );
+    const rules = (this.stmt("SELECT data FROM repo_ownership_rule WHERE repo_index_id = ? ORDER BY ordinal").all(indexId) as { data: string }[]).map(
+      (r) => JSON.parse(r.data) as OwnershipRule,
+    );
+    const graph = (parts.get("graph") as Omit<BuildGraph, "modules"> | undefined) ?? EMPTY_GRAPH;
+    const ownership = (parts.get("ownership") as Omit<OwnershipFile, "rules"> | undefined) ?? EMPTY_OWNERSHIP;
+    return { graph: { ...graph, modules }, ownership: { ...ownership, rules } };
+  }
+
+  async listDocs(indexId: string, filter: { pathPrefix?: string; limit: number }): Promise<{ docs: RepoDoc[]; total: number }> {
+    const prefix = filter.pathPrefix ?? "";
+    const where = "repo_index_id = ? AND substr(path, 1, ?) = ?";
+    const total = (this.stmt(`SELECT count(*) AS n FROM repo_doc WHERE ${where}`).get(indexId, prefix.length, prefix) as { n: number }).n;
+    const docs = (
+      this.stmt(`SELECT data FROM repo_doc WHERE ${where} ORDER BY path LIMIT ?`).all(indexId, prefix.length, prefix, filter.limit) as { data: string }[]
+    ).map((r) => JSON.parse(r.data) as RepoDoc);
+    return { docs, total };
+  }
+
+  async getDoc(indexId: string, docId: string): Promise<RepoDoc | null> {
+    const row = this.stmt("SELECT data FROM repo_doc WHERE repo_index_id = ? AND doc_id = ?").get(indexId, docId) as { data: string } | undefined;
+    return row ? (JSON.parse(row.data) as RepoDoc) : null;
   }
 
   async appendAudit(r: AuditRecord): Promise<void> {

@@ -94,6 +94,11 @@ function filters(
 export function findSymbols(db: Database.Database, t: BuildTables, indexId: string, q: SymbolQuery): SymbolRow[] {
   const clauses = ["f.repo_index_id = ?"];
   const params: unknown[] = [indexId];
+  if (q.path !== undefined) {
+    // A file's symbols are one id range (see ROW_ID_STRIDE): the file row by path, then its range by primary key.
+    clauses.push(`f.path = ? AND s.id BETWEEN f.id * ${ROW_ID_STRIDE} AND f.id * ${ROW_ID_STRIDE} + ${ROW_ID_STRIDE - 1}`);
+    params.push(q.path);
+  }
   if (q.name !== undefined) {
     clauses.push("s.name = ? COLLATE NOCASE AND s.name = ?");
     params.push(q.name, q.name);

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { findRelatedTests } from "../../query/knowledge/related-tests.js";
+import { defineTool, toToolOutput } from "../tool.js";
+import { maxResultsSchema } from "./common.js";
+
+const MAX_PATHS = 50;
+const MAX_PATH_CHARS = 1024;
+const MAX_SYMBOLS = 20;
+const MAX_SYMBOL_CHARS = 300;
+
+export const findRelatedTestsSchema = z.strictObject({
+  changedPaths: z
+    .array(z.string().min(1).max(MAX_PATH_CHARS))
+    .max(MAX_PATHS)
+    .optional()
+    .describe("Repository-relative paths of files changed or about to change"),
+  symbols: z
+    .array(z.string().min(1).max(MAX_SYMBOL_CHARS))
+    .max(MAX_SYMBOLS)
+    .optional()
+    .describe("Symbols changed or about to change: QuoteService, QuoteService#quote, formatQuote"),
+  maxResults: maxResultsSchema("Tests to return (the read policy may lower it)"),
+});
+
+export const findRelatedTestsTool = defineTool({
+  name: "find_related_tests",
+  description:
+    "Tests most likely to prove a change to the given paths or symbols: naming conventions per ecosystem (FooTest, test_foo.py, " +
+    "foo.test.ts, foo_test.go), same package or mirrored test folder, tests that reference the changed symbols, the module's tests " +
+    "as a last resort. Each with reasons, details, confidence and a testCommandHint that runs just that test with the module's " +
+    "real build tool; stats.moduleTestCommands gives the module-level commands.",
+  inputSchema: findRelatedTestsSchema,
+  annotations: { title: "Find related tests", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (args, ctx) => toToolOutput(await findRelatedTests(ctx, args), "tests"),
+});

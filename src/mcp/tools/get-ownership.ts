@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { getOwnership } from "../../query/knowledge/ownership.js";
+import { defineTool, toToolOutput } from "../tool.js";
+
+const MAX_PATHS = 100;
+const MAX_PATH_CHARS = 1024;
+
+export const getOwnershipSchema = z.strictObject({
+  paths: z
+    .array(z.string().min(1).max(MAX_PATH_CHARS))
+    .min(1)
+    .max(MAX_PATHS)
+    .describe("Repository-relative files or folders (they need not exist yet: a planned new file has owners too)"),
+});
+
+export const getOwnershipTool = defineTool({
+  name: "get_ownership",
+  description:
+    "Owners and reviewers per path from the CODEOWNERS file in force (.github/, root, docs/, .gitlab/; last matching rule wins, " +
+    "GitLab sections combine), with the pattern, file and line that decided, a confidence (high: a specific rule; medium: only a " +
+    "catch-all; none: unowned) and suggestedReviewers across all paths. A routing hint, never an approval.",
+  inputSchema: getOwnershipSchema,
+  annotations: { title: "Get ownership", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (args, ctx) => {
+    const out = toToolOutput(await getOwnership(ctx, args), "paths");
+    const stats = out.data.stats as { suggestedReviewers: string[] };
+    return { ...out, data: { ...out.data, suggestedReviewers: stats.suggestedReviewers } };
+  },
+});

@@ -1,0 +1,61 @@
+import type { FileRow } from "../../store/store.js";
+import type { QueryContext } from "../context.js";
+
+/**
+ * A heuristic found in file text: a literal fragment the trigram index narrows candidates with (case-insensitive,
+ * at least three characters), and the line pattern that confirms a hit on the text itself.
+ */
+export interface ContentRule {
+  id: string;
+  fragment: string;
+  line: RegExp;
+  /** Only files whose path passes (e.g. source files of some languages). */
+  path?: RegExp;
+}
+
+export interface RuleMatch {
+  file: FileRow;
+  /** First matching lines (1-based), at most MAX_LINES_PER_FILE, and how many lines matched in all. */
+  lines: number[];
+  matchedLines: number;
+}
+
+const MAX_LINES_PER_FILE = 5;
+
+/**
+ * Files matching a content rule, at most `maxFiles`, reading at most `maxReads` candidate texts. Vendored and
+ * secret-suspect files are left out: hints about them would point at code nobody here edits, or at secrets.
+ */
+export async function scanContentRule(
+  ctx: QueryContext,
+  rule: ContentRule,
+  limits: { maxFiles: number; maxReads: number; pathPrefix?: string },
+): Promise<{ matches: RuleMatch[]; more: boolean }> {
+  const { files, more: moreCandidates } = await ctx.store.candidateFiles(
+    ctx.index.id,
+    { fragments: [rule.fragment], ...(limits.pathPrefix ? { pathPrefix: limits.pathPrefix } : {}) },
+    limits.maxReads,
+  );
+  const matches: RuleMatch[] = [];
+  let more = moreCandidates;
+  for (const f of files) {
+    if (f.isVendored || f.isSecretSuspect || (rule.path && !rule.path.test(f.path))) continue;
+    if (matches.length >= limits.maxFiles) {
+      more = true;
+      break;
+    }
+    const cand = await ctx.store.readCandidate(ctx.index.id, f.id);
+    if (!cand) continue;
+    const lines: number[] = [];
+    let matched = 0;
+    const text = cand.content.split("\n");
+    for (let i = 0; i < text.length; i++) {
+      rule.line.lastIndex = 0;
+      if (!rule.line.test(text[i]!)) continue;
+      matched += 1;
+      if (lines.length < MAX_LINES_PER_FILE) lines.push(i + 1);
+    }
+    if (matched > 0) matches.push({ file: cand.file, lines, matchedLines: matched });
+  }
+  return { matches, more };
+}

@@ -1,0 +1,61 @@
+import { createOwnershipMatcher, type OwnershipDecision } from "../../indexer/knowledge/codeowners.js";
+import { moduleOf } from "../../indexer/knowledge/manifests.js";
+import type { BuildGraph, OwnershipFile, RepoDoc, RepoModule } from "../../indexer/knowledge/types.js";
+import { isTestPath } from "../../policy/labels.js";
+import type { FileRow } from "../../store/store.js";
+import type { QueryContext } from "../context.js";
+import { normalizeRepoPath } from "../../policy/path-guard.js";
+import { QueryError } from "../errors.js";
+
+/** What the knowledge tools read for one index, loaded once per index and kept while it serves. */
+export interface Knowledge {
+  graph: BuildGraph;
+  ownership: OwnershipFile;
+  owners(path: string): OwnershipDecision;
+  moduleOf(path: string): RepoModule | null;
+  /** Indexed test files (by the test-path conventions), path order. */
+  testFiles(): Promise<FileRow[]>;
+  /** Every document of the index, path order. */
+  docs(): Promise<RepoDoc[]>;
+}
+
+/** Indexes whose knowledge stays loaded: the serving one plus one being swapped in by a reindex. */
+const CACHED_INDEXES = 2;
+const cache = new Map<string, Promise<Knowledge>>();
+
+async function load(ctx: QueryContext): Promise<Knowledge> {
+  const { graph, ownership } = await ctx.store.getKnowledge(ctx.index.id);
+  const matcher = createOwnershipMatcher(ownership.rules);
+  let tests: Promise<FileRow[]> | null = null;
+  let docs: Promise<RepoDoc[]> | null = null;
+  return {
+    graph,
+    ownership,
+    owners: matcher,
+    moduleOf: (path) => moduleOf(graph.modules, path),
+    testFiles: () =>
+      (tests ??= ctx.store
+        .listFiles(ctx.index.id)
+        .then((files) => files.filter((f) => f.skipReason === null && f.language !== null && isTestPath(f.path)))),
+    docs: () => (docs ??= ctx.store.listDocs(ctx.index.id, { limit: Number.MAX_SAFE_INTEGER }).then((r) => r.docs)),
+  };
+}
+
+export function knowledgeOf(ctx: QueryContext): Promise<Knowledge> {
+  const key = ctx.index.id;
+  let k = cache.get(key);
+  if (!k) {
+    k = load(ctx);
+    k.catch(() => cache.delete(key));
+    cache.set(key, k);
+    while (cache.size > CACHED_INDEXES) cache.delete(cache.keys().next().value!);
+  }
+  return k;
+}
+
+/** A repository-relative path from a caller, normalized; traversal and absolute paths are rejected. */
+export function requirePath(input: string): string {
+  const n = normalizeRepoPath(input);
+  if (!n.ok) throw new QueryError("query_rejected", n.message);
+  return n.relPath;
+}

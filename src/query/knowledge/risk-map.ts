@@ -1,0 +1,185 @@
+import type { SymbolKind } from "../../indexer/symbols/types.js";
+import { isDocPath, isTestPath, type LabelInput } from "../../policy/labels.js";
+import type { FileRow } from "../../store/store.js";
+import { labelInputOf, type EvidenceDraft, type QueryContext } from "../context.js";
+import { scanContentRule, type ContentRule } from "./content-rules.js";
+import { findEntrypoints } from "./entrypoints.js";
+import { knowledgeOf } from "./load.js";
+
+export const RISK_CATEGORIES = [
+  "public_api",
+  "generated_code",
+  "migrations",
+  "security_config",
+  "auth_boundary",
+  "billing_pricing",
+  "data_deletion",
+  "concurrency",
+] as const;
+export type RiskCategory = (typeof RISK_CATEGORIES)[number];
+export type HintConfidence = "high" | "medium" | "low";
+
+export interface RiskHint {
+  category: RiskCategory;
+  /** The rule that made the hint (one id per heuristic, stable across releases). */
+  rule: string;
+  reason: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  confidence: HintConfidence;
+  module: string | null;
+}
+
+export interface RiskMap {
+  categories: { category: RiskCategory; total: number; truncated: boolean; hints: RiskHint[] }[];
+}
+
+/** Hints listed per category (the total says how many were found within the scan bounds). */
+const MAX_HINTS_PER_CATEGORY = 30;
+/** Per content rule: files kept and candidate texts read. */
+const CONTENT_LIMITS = { maxFiles: 15, maxReads: 120 };
+const SYMBOL_LIMIT = 100;
+const CONFIDENCE_ORDER: Record<HintConfidence, number> = { high: 0, medium: 1, low: 2 };
+
+interface PathRule {
+  id: string;
+  category: RiskCategory;
+  confidence: HintConfidence;
+  reason: string | ((f: FileRow) => string);
+  test: (f: FileRow) => boolean;
+}
+
+const CONFIG_EXT = /\.(ya?ml|json|toml|properties|ini|conf|xml|env)$/i;
+
+const PATH_RULES: PathRule[] = [
+  { id: "generated-file", category: "generated_code", confidence: "high", reason: (f) => `generated: ${f.generatedReason ?? "marker"}; edit its source or generator instead`, test: (f) => f.isGenerated },
+  { id: "api-description", category: "public_api", confidence: "high", reason: "API description (OpenAPI/Swagger, protobuf, GraphQL, Avro, Thrift): a contract with clients", test: (f) => /(^|\/)(openapi|swagger)[^/]*\.(ya?ml|json)$|\.(proto|graphqls?|gql|avsc|avdl|thrift)$/i.test(f.path) },
+  { id: "api-package", category: "public_api", confidence: "medium", reason: "source in an `api` folder or package: likely used by other modules or clients", test: (f) => /(^|\/)(api|apis|public)\//i.test(f.path) && f.language !== null && !isDocPath(f.path) && !CONFIG_EXT.test(f.path) },
+  { id: "migration-folder", category: "migrations", confidence: "high", reason: "database migration: applied once to live data and hard to revert", test: (f) => /(^|\/)(migrations?|db\/migrate|alembic\/versions|flyway|liquibase)\//i.test(f.path) && !isDocPath(f.path) },
+  { id: "versioned-sql", category: "migrations", confidence: "high", reason: "versioned SQL migration (V<n>__name.sql)", test: (f) => /(^|\/)[VU]\d+(_\d+)*__\w+\.sql$/.test(f.path) },
+  { id: "security-path", category: "security_config", confidence: "medium", reason: "security, authentication or permission configuration by location", test: (f) => /(^|\/)(security|auth|authn|authz|iam|rbac|permissions?|policies)(\/|\.|-|_)/i.test(f.path) && !isDocPath(f.path) },
+  { id: "security-config-name", category: "security_config", confidence: "high", reason: "security configuration class or file by name", test: (f) => /(^|\/)[^/]*(Security|Auth)(Config|Configuration)\.\w+$|(^|\/)[^/]*security[^/]*\.(ya?ml|json|xml|properties)$/i.test(f.path) },
+  { id: "production-config", category: "security_config", confidence: "medium", reason: "production configuration: credentials, endpoints and limits of the live system", test: (f) => /(^|\/)[^/]*[-_.]prod(uction)?[-_.][^/]*$/i.test(f.path) && CONFIG_EXT.test(f.path) },
+  { id: "ci-workflow", category: "security_config", confidence: "medium", reason: "CI workflow: runs with repository secrets and permissions", test: (f) => /^\.github\/workflows\/[^/]+\.ya?ml$|^\.gitlab-ci\.ya?ml$/.test(f.path) },
+  { id: "billing-path", category: "billing_pricing", confidence: "low", reason: "billing, payment or pricing code by location", test: (f) => /(^|\/)(billing|payments?|invoic\w*|checkout|pricing)(\/|[._-])/i.test(f.path) && f.language !== null && !isDocPath(f.path) && !CONFIG_EXT.test(f.path) },
+];
+
+interface SymbolRule {
+  id: string;
+  category: RiskCategory;
+  confidence: HintConfidence;
+  reason: string;
+  prefixes: string[];
+  /** Confirms the name (prefixes are case-insensitive and broad). */
+  name: RegExp;
+  kinds: SymbolKind[];
+}
+
+const CALLABLE: SymbolKind[] = ["function", "method"];
+const SYMBOL_RULES: SymbolRule[] = [
+  { id: "deletion-function", category: "data_deletion", confidence: "medium", reason: "defines a delete/purge/erase operation", prefixes: ["delete", "purge", "erase", "destroy", "drop", "truncate", "wipe"], name: /^(delete|purge|erase|destroy|drop|truncate|wipe)([A-Z_]|$)/i, kinds: CALLABLE },
+  { id: "auth-function", category: "auth_boundary", confidence: "medium", reason: "defines an authentication or authorization check", prefixes: ["auth", "login", "permission", "checkPermission", "hasRole", "verifyToken", "jwt", "oauth", "csrf"], name: /^(authent|authori[sz]|auth[A-Z_]|auth$|login|permission|checkPermission|hasRole|verifyToken|jwt|oauth|csrf)/i, kinds: [...CALLABLE, "class"] },
+  { id: "billing-function", category: "billing_pricing", confidence: "medium", reason: "defines billing, payment or pricing logic", prefixes: ["price", "pricing", "billing", "invoice", "payment", "refund", "discount", "subscription", "checkout", "unitPrice"], name: /^(price|pricing|billing|invoice|payment|refund|discount|subscription|checkout|unitPrice)/i, kinds: [...CALLABLE, "class"] },
+];
+
+interface CategorizedContentRule extends ContentRule {
+  category: RiskCategory;
+  confidence: HintConfidence;
+  reason: string;
+}
+
+const SOURCE = /\.(java|kt|kts|scala|groovy|go|rs|c|h|cc|cpp|hpp|cs|py|rb|php|swift|[cm]?[jt]sx?)$/;
+const CONTENT_RULES: CategorizedContentRule[] = [
+  { id: "jvm-lock", category: "concurrency", confidence: "high", reason: "explicit lock", fragment: "Lock", line: /\b(ReentrantLock|ReentrantReadWriteLock|StampedLock)\b/, path: /\.(java|kt|scala|groovy)$/ },
+  { id: "jvm-synchronized", category: "concurrency", confidence: "high", reason: "synchronized block or method", fragment: "synchronized", line: /\bsynchronized\b/, path: /\.(java|kt|scala|groovy)$/ },
+  { id: "mutex", category: "concurrency", confidence: "high", reason: "mutex", fragment: "mutex", line: /\b(sync\.)?(RW)?Mutex\b|\bstd::(recursive_|shared_)?mutex\b|\bmutex_(un)?lock\(|\bpthread_mutex_\w+\(/, path: SOURCE },
+  { id: "spinlock", category: "concurrency", confidence: "high", reason: "spinlock", fragment: "spin_lock", line: /\bspin_(un)?lock(_irqsave|_irq|_bh)?\(/, path: /\.(c|h)$/ },
+  { id: "atomics", category: "concurrency", confidence: "medium", reason: "atomic variable", fragment: "atomic", line: /\bAtomic(Integer|Long|Boolean|Reference)\b|\bstd::atomic\b|"sync\/atomic"|\batomic_(inc|dec|set|read|add|sub)\(/, path: SOURCE },
+  { id: "semaphore", category: "concurrency", confidence: "medium", reason: "semaphore", fragment: "semaphore", line: /\bSemaphore\b|\bsem_(wait|post)\(/, path: SOURCE },
+  { id: "python-threading", category: "concurrency", confidence: "medium", reason: "thread or lock from threading/asyncio", fragment: "Lock(", line: /\b(threading|asyncio)\.(R?Lock|Semaphore|Condition)\(/, path: /\.py$/ },
+  { id: "goroutine", category: "concurrency", confidence: "medium", reason: "starts a goroutine", fragment: "go func", line: /^\s*go func\b/, path: /\.go$/ },
+  { id: "sql-delete", category: "data_deletion", confidence: "high", reason: "SQL DELETE", fragment: "delete from", line: /\bDELETE\s+FROM\b/i },
+  { id: "sql-drop", category: "data_deletion", confidence: "high", reason: "SQL DROP/TRUNCATE", fragment: "drop table", line: /\b(DROP\s+(TABLE|DATABASE|SCHEMA)|TRUNCATE\s+TABLE)\b/i },
+  { id: "bulk-delete-call", category: "data_deletion", confidence: "medium", reason: "bulk delete through a repository or ORM", fragment: "deleteAll", line: /\.deleteAll(ById|InBatch)?\(|\.delete_all\(|\.destroy_all\b/, path: SOURCE },
+  { id: "rm-rf", category: "data_deletion", confidence: "medium", reason: "recursive forced delete in a script", fragment: "rm -", line: /\brm\s+-(rf|fr|r\s+-f)\b/, path: /\.(sh|bash|zsh|mk)$|(^|\/)(Makefile|Dockerfile)$/ },
+  { id: "spring-security", category: "security_config", confidence: "high", reason: "security framework configuration", fragment: "Security", line: /@Enable(Web|GlobalMethod|Method|WebFlux)Security\b/, path: /\.(java|kt)$/ },
+  { id: "method-authorization", category: "auth_boundary", confidence: "high", reason: "method-level authorization annotation", fragment: "@", line: /@(PreAuthorize|PostAuthorize|Secured|RolesAllowed)\b/, path: /\.(java|kt)$/ },
+];
+
+function hintOrder(a: RiskHint, b: RiskHint): number {
+  return CONFIDENCE_ORDER[a.confidence] - CONFIDENCE_ORDER[b.confidence] || a.path.localeCompare(b.path) || a.startLine - b.startLine || a.rule.localeCompare(b.rule);
+}
+
+/**
+ * Where a change needs more care: public API surfaces, generated code, migrations, security and auth, billing,
+ * data deletion and concurrency. Every hint names the rule that made it and the lines it saw; heuristics, bounded
+ * per rule, never a verdict.
+ */
+export async function riskMap(ctx: QueryContext): Promise<{ map: RiskMap; evidence: EvidenceDraft[]; labels: Map<string, LabelInput>; truncated: boolean }> {
+  const k = await knowledgeOf(ctx);
+  const hints: RiskHint[] = [];
+  const files = new Map<string, FileRow>();
+  const keep = (f: FileRow) => files.set(f.path, f);
+  const moduleName = (path: string) => k.moduleOf(path)?.name ?? null;
+  let truncated = false;
+
+  for (const f of await ctx.store.listFiles(ctx.index.id)) {
+    if (f.skipReason !== null || f.isVendored || isTestPath(f.path)) continue;
+    for (const r of PATH_RULES) {
+      if (!r.test(f)) continue;
+      keep(f);
+      const reason = typeof r.reason === "string" ? r.reason : r.reason(f);
+      hints.push({ category: r.category, rule: r.id, reason, path: f.path, startLine: 1, endLine: Math.max(1, f.lineCount ?? 1), confidence: r.confidence, module: moduleName(f.path) });
+    }
+  }
+  for (const e of (await findEntrypoints(ctx, k)).items) {
+    if (e.type !== "package-main" && e.type !== "cli-bin" && e.type !== "http-controller" && e.type !== "http-route") continue;
+    const f = await ctx.store.getFile(ctx.index.id, e.path);
+    if (!f) continue;
+    keep(f);
+    const line = e.startLine ?? 1;
+    hints.push({ category: "public_api", rule: `entrypoint-${e.type}`, reason: `${e.type.replace("-", " ")} exposed to users or other packages`, path: f.path, startLine: line, endLine: e.endLine ?? line, confidence: e.type === "package-main" || e.type === "cli-bin" ? "high" : "medium", module: moduleName(f.path) });
+  }
+  for (const r of SYMBOL_RULES) {
+    const seen = new Set<string>();
+    for (const prefix of r.prefixes) {
+      const rows = await ctx.store.findSymbols(ctx.index.id, { namePrefix: prefix, kinds: r.kinds, limit: SYMBOL_LIMIT });
+      if (rows.length >= SYMBOL_LIMIT) truncated = true;
+      for (const s of rows) {
+        const key = `${s.path}:${s.startLine}:${s.name}`;
+        if (seen.has(key) || !r.name.test(s.name) || s.file.isVendored || s.file.isGenerated || isTestPath(s.path)) continue;
+        seen.add(key);
+        keep(s.file);
+        hints.push({ category: r.category, rule: r.id, reason: `${r.reason}: ${s.kind} ${s.qualifiedName}`, path: s.path, startLine: s.startLine, endLine: s.endLine, confidence: r.confidence, module: moduleName(s.path) });
+      }
+    }
+  }
+  for (const r of CONTENT_RULES) {
+    const found = await scanContentRule(ctx, r, CONTENT_LIMITS);
+    truncated ||= found.more;
+    for (const m of found.matches) {
+      if (isTestPath(m.file.path) || isDocPath(m.file.path)) continue;
+      keep(m.file);
+      const line = m.lines[0]!;
+      const more = m.matchedLines > 1 ? ` (${m.matchedLines} lines in this file, first at ${m.lines.join(", ")})` : "";
+      hints.push({ category: r.category, rule: r.id, reason: `${r.reason}${more}`, path: m.file.path, startLine: line, endLine: line, confidence: r.confidence, module: moduleName(m.file.path) });
+    }
+  }
+
+  const categories = RISK_CATEGORIES.map((category) => {
+    const all = hints.filter((h) => h.category === category).sort(hintOrder);
+    return { category, total: all.length, truncated: all.length > MAX_HINTS_PER_CATEGORY, hints: all.slice(0, MAX_HINTS_PER_CATEGORY) };
+  });
+  const labels = new Map<string, LabelInput>();
+  const evidence: EvidenceDraft[] = [];
+  for (const c of categories) {
+    truncated ||= c.truncated;
+    for (const h of c.hints) {
+      const f = files.get(h.path)!;
+      labels.set(f.path, labelInputOf(f));
+      evidence.push({ path: h.path, startLine: h.startLine, endLine: h.endLine, contentHash: f.contentHash, retrieval: "heuristic" });
+    }
+  }
+  return { map: { categories }, evidence, labels, truncated };
+}
