@@ -224,6 +224,10 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
     .map((c) => ({ c, score: [...c.reasons].reduce((n, r) => n + WEIGHT[r], 0) + Math.max(0, Math.min(2, c.details.filter((d) => d.startsWith("references")).length - 1)) * 0.5 }))
     .sort((a, b) => b.score - a.score || a.c.file.path.localeCompare(b.c.file.path));
   const kept = ranked.slice(0, maxResults);
+  // Test classes sharing a simple name (a.FooTest, b.FooTest) are run by their qualified name.
+  const stems = new Map<string, number>();
+  for (const t of tests) stems.set(key(stemOf(t.path)), (stems.get(key(stemOf(t.path))) ?? 0) + 1);
+  const ambiguous = new Set([...stems].filter(([, n]) => n > 1).map(([s]) => s));
   const items: RelatedTest[] = [];
   const evidence: EvidenceDraft[] = [];
   for (const { c, score } of kept) {
@@ -231,12 +235,12 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
     const module = k.moduleOf(c.file.path);
     items.push({
       path: c.file.path,
-      confidence: score >= 5 ? "high" : score >= 2 ? "medium" : "low",
+      confidence: confidenceOf(score),
       score: Math.round(score * 100) / 100,
       reasons: [...c.reasons].sort((a, b) => WEIGHT[b] - WEIGHT[a] || a.localeCompare(b)),
       details: c.details.slice(0, 8),
       module: module?.name ?? null,
-      testCommandHint: module ? await commandHint(ctx, k, module, c.file) : null,
+      testCommandHint: module ? await commandHint(ctx, k, module, c.file, ambiguous.has(key(stemOf(c.file.path)))) : null,
       contentHash: c.file.contentHash,
     });
     evidence.push(
@@ -264,12 +268,25 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
   };
 }
 
-async function commandHint(ctx: QueryContext, k: Knowledge, module: RepoModule, test: FileRow): Promise<string | null> {
+/**
+ * High needs the naming convention plus another signal (or the test itself changed); a test found only by what it
+ * references, or by folder, is medium at best.
+ */
+function confidenceOf(score: number): RelatedTest["confidence"] {
+  return score >= 6 ? "high" : score >= 3 ? "medium" : "low";
+}
+
+async function commandHint(ctx: QueryContext, k: Knowledge, module: RepoModule, test: FileRow, ambiguousName: boolean): Promise<string | null> {
   const symbols = test.symbolStatus === null ? [] : await ctx.store.findSymbols(ctx.index.id, { path: test.path, limit: 500 });
   const testNames = symbols.filter((s) => s.kind === "function" && /^Test[A-Z_]/.test(s.name)).map((s) => s.name);
   return testCommandFor(
     module,
-    { path: test.path, className: stemOf(test.path), qualifiedClass: qualifiedClassOf(test, symbols), ...(testNames.length > 0 ? { testNames } : {}) },
+    {
+      path: test.path,
+      className: ambiguousName ? qualifiedClassOf(test, symbols) ?? stemOf(test.path) : stemOf(test.path),
+      qualifiedClass: qualifiedClassOf(test, symbols),
+      ...(testNames.length > 0 ? { testNames } : {}),
+    },
     k.graph,
   );
 }

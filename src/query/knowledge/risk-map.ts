@@ -40,6 +40,9 @@ const MAX_HINTS_PER_CATEGORY = 30;
 /** Per content rule: files kept and candidate texts read. */
 const CONTENT_LIMITS = { maxFiles: 15, maxReads: 120 };
 const SYMBOL_LIMIT = 100;
+/** Type definitions read (path order) when looking for public types of library modules. */
+const PUBLIC_TYPE_SCAN = 2000;
+const INTERNAL_PATH = /(^|\/)(internal|impl|private|examples?|samples?|benchmarks?)(\/|$)/i;
 const CONFIDENCE_ORDER: Record<HintConfidence, number> = { high: 0, medium: 1, low: 2 };
 
 interface PathRule {
@@ -103,6 +106,7 @@ const CONTENT_RULES: CategorizedContentRule[] = [
   { id: "sql-drop", category: "data_deletion", confidence: "high", reason: "SQL DROP/TRUNCATE", fragment: "drop table", line: /\b(DROP\s+(TABLE|DATABASE|SCHEMA)|TRUNCATE\s+TABLE)\b/i },
   { id: "bulk-delete-call", category: "data_deletion", confidence: "medium", reason: "bulk delete through a repository or ORM", fragment: "deleteAll", line: /\.deleteAll(ById|InBatch)?\(|\.delete_all\(|\.destroy_all\b/, path: SOURCE },
   { id: "rm-rf", category: "data_deletion", confidence: "medium", reason: "recursive forced delete in a script", fragment: "rm -", line: /\brm\s+-(rf|fr|r\s+-f)\b/, path: /\.(sh|bash|zsh|mk)$|(^|\/)(Makefile|Dockerfile)$/ },
+  { id: "kernel-export", category: "public_api", confidence: "medium", reason: "symbol exported to loadable modules", fragment: "EXPORT_SYMBOL", line: /^\s*EXPORT_SYMBOL(_GPL|_NS|_NS_GPL)?\(/, path: /\.c$/ },
   { id: "spring-security", category: "security_config", confidence: "high", reason: "security framework configuration", fragment: "Security", line: /@Enable(Web|GlobalMethod|Method|WebFlux)Security\b/, path: /\.(java|kt)$/ },
   { id: "method-authorization", category: "auth_boundary", confidence: "high", reason: "method-level authorization annotation", fragment: "@", line: /@(PreAuthorize|PostAuthorize|Secured|RolesAllowed)\b/, path: /\.(java|kt)$/ },
 ];
@@ -153,6 +157,19 @@ export async function riskMap(ctx: QueryContext): Promise<{ map: RiskMap; eviden
         keep(s.file);
         hints.push({ category: r.category, rule: r.id, reason: `${r.reason}: ${s.kind} ${s.qualifiedName}`, path: s.path, startLine: s.startLine, endLine: s.endLine, confidence: r.confidence, module: moduleName(s.path) });
       }
+    }
+  }
+  // Public types of library modules outside internal packages: what other code compiles against.
+  const libraries = new Set(k.graph.modules.filter((m) => m.type === "library").map((m) => m.path));
+  if (libraries.size > 0) {
+    const types = await ctx.store.findSymbols(ctx.index.id, { kinds: ["class", "interface", "enum"], limit: PUBLIC_TYPE_SCAN });
+    if (types.length >= PUBLIC_TYPE_SCAN) truncated = true;
+    for (const s of types) {
+      const m = k.moduleOf(s.path);
+      if (s.visibility !== "public" || s.container !== null || !m || !libraries.has(m.path)) continue;
+      if (INTERNAL_PATH.test(s.path) || s.file.isVendored || s.file.isGenerated || isTestPath(s.path)) continue;
+      keep(s.file);
+      hints.push({ category: "public_api", rule: "library-public-type", reason: `public ${s.kind} ${s.qualifiedName} of library ${m.name}`, path: s.path, startLine: s.startLine, endLine: s.startLine, confidence: "low", module: m.name });
     }
   }
   for (const r of CONTENT_RULES) {
