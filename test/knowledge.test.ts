@@ -224,8 +224,12 @@ describe("repository knowledge on the golden repository: modules, ownership, rel
     assert.ok(entry.some((e) => e.type === "main-function" && e.path === "go/ratelimit/cmd/ratelimit/main.go"));
     assert.ok(entry.some((e) => e.type === "http-controller" && e.path.endsWith("QuoteRoutes.java")));
     assert.ok(entry.some((e) => e.type === "package-main" && e.path === "packages/quote-format/package.json"));
-    const docs = map.docs.key as { docId: string; title: string; sourceType: string }[];
+    const docs = map.docs.key as { docId: string; title: string; sourceType: string; trustLevel: string; freshness: string }[];
     assert.ok(docs.some((d) => d.docId === "README.md" && d.sourceType === "readme" && d.title === "Pricing service"));
+    const agents = docs.find((d) => d.docId === "AGENTS.md")!;
+    assert.equal(agents.sourceType, "instructions");
+    assert.equal(agents.trustLevel, "repo_instructions");
+    assert.ok(docs.every((d) => d.freshness === "base_commit" && typeof d.trustLevel === "string"));
     assert.ok(docs.some((d) => d.docId === ADR && d.sourceType === "adr" && d.title === "ADR 0001: One Maven build for the pricing services"));
     assert.ok(docs.some((d) => d.docId === "docs/openapi.yaml" && d.sourceType === "openapi" && d.title === "Pricing API 1.0.0"));
   });

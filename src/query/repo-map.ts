@@ -1,5 +1,6 @@
 import type { BuildSystem, DocSourceType, ManifestEntrypoint, RepoModule } from "../indexer/knowledge/types.js";
-import type { QueryContext } from "./context.js";
+import type { LabelInput } from "../policy/labels.js";
+import type { Freshness, QueryContext } from "./context.js";
 import { findEntrypoints } from "./knowledge/entrypoints.js";
 import { knowledgeOf } from "./knowledge/load.js";
 
@@ -20,17 +21,19 @@ export interface RepoMap {
   modulesTruncated: boolean;
   entrypoints: ManifestEntrypoint[];
   entrypointsTruncated: boolean;
-  docs: { total: number; key: { docId: string; path: string; title: string | null; sourceType: DocSourceType }[] };
+  docs: { total: number; key: { docId: string; path: string; title: string | null; sourceType: DocSourceType; freshness: Freshness }[] };
 }
 
 /** The repository at a glance: languages, layout, modules, entrypoints and key documents at the indexed commit. */
-export async function repoMap(ctx: QueryContext): Promise<RepoMap> {
+export async function repoMap(ctx: QueryContext): Promise<{ map: RepoMap; labels: Map<string, LabelInput> }> {
   const s = await ctx.store.summarize(ctx.index.id);
   const k = await knowledgeOf(ctx);
   const entry = await findEntrypoints(ctx, k);
   const docs = await k.docs();
   const key = docs.filter((d) => d.sourceType !== "docs" || !d.path.includes("/")).slice(0, MAX_KEY_DOCS);
-  return {
+  // Documents are labelled by the projection like any file (docs with instruction-like text are untrusted).
+  const labels = new Map<string, LabelInput>(key.map((d) => [d.path, { path: d.path, isGenerated: false, hasInstructionLikeText: d.hasInstructionLikeText }]));
+  const map: RepoMap = {
     repoId: ctx.index.repoId,
     baseCommit: ctx.index.baseCommit,
     indexVersion: ctx.index.indexVersion,
@@ -56,6 +59,10 @@ export async function repoMap(ctx: QueryContext): Promise<RepoMap> {
     modulesTruncated: k.graph.modules.length > MAX_MAP_MODULES,
     entrypoints: entry.items,
     entrypointsTruncated: entry.truncated,
-    docs: { total: docs.length, key: key.map((d) => ({ docId: d.docId, path: d.path, title: d.title, sourceType: d.sourceType })) },
+    docs: {
+      total: docs.length,
+      key: key.map((d) => ({ docId: d.docId, path: d.path, title: d.title, sourceType: d.sourceType, freshness: "base_commit" as const })),
+    },
   };
+  return { map, labels };
 }

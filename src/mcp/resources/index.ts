@@ -7,7 +7,7 @@ import { QueryError } from "../../query/errors.js";
 import { getFileSlice } from "../../query/slice.js";
 import type { LabelInput } from "../../policy/labels.js";
 import { defineTool, type ToolDefinition, type ToolOutput } from "../tool.js";
-import { repoMapResource } from "./repo-map.js";
+import { repoMap } from "../../query/repo-map.js";
 
 export interface ResourceDefinition {
   uri: string;
@@ -31,6 +31,17 @@ function resource(uri: string, name: string, title: string, description: string,
     reader: defineTool({ name: uri, description: title, inputSchema: z.strictObject({}), annotations: { title, ...ANNOTATIONS }, handler: read }),
   };
 }
+
+const repoMapResource = resource(
+  "repo://map",
+  "repo-map",
+  "Repository map",
+  "Languages, top-level layout, file counts, modules and build systems, entrypoints and key documents at the indexed commit",
+  async (_args, ctx): Promise<ToolOutput> => {
+    const { map, labels } = await repoMap(ctx);
+    return { data: { map }, evidence: [], labels, warnings: [], truncated: map.modulesTruncated || map.entrypointsTruncated };
+  },
+);
 
 const ownershipResource = resource(
   "repo://ownership",
