@@ -25,6 +25,7 @@ describe("find_symbol on the golden repository", () => {
     );
     assert.equal(env.evidence[0]!.retrieval, "symbol");
     assert.equal(env.evidence[0]!.endLine, 15);
+    assert.equal((hits[0] as Hit & { module: string }).module, "pricing", "the innermost module from the manifests");
   });
 
   test("every call site of QuoteService#quote with its enclosing method; similar names are not call sites", async () => {

@@ -3,6 +3,7 @@ import type { FileRow, ReferenceRow, SymbolRow } from "../store/store.js";
 import { labelInputOf, type EvidenceDraft, type QueryContext, type QueryResult, type Warning } from "./context.js";
 import { QueryError } from "./errors.js";
 import { compilePathGlobs } from "./paths.js";
+import { knowledgeOf } from "./knowledge/load.js";
 import { lexicalMentions } from "./mentions.js";
 
 export type SymbolIntent = "definition" | "references" | "call_sites";
@@ -34,6 +35,8 @@ export interface SymbolHit {
   enclosing?: string | null;
   snippet?: string;
   reason: string;
+  /** The innermost module (from the build manifests) containing the hit, or null. */
+  module?: string | null;
 }
 
 export interface SymbolCandidate {
@@ -140,6 +143,8 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
   const truncated = hits.length > maxResults || mentionsSkipped;
   const items = hits.slice(0, maxResults);
   await attachSnippets(ctx, items);
+  const k = await knowledgeOf(ctx);
+  for (const h of items) h.module = k.moduleOf(h.path)?.name ?? null;
   const evidence: EvidenceDraft[] = items.map((h) => ({
     path: h.path,
     startLine: h.startLine,
