@@ -1,5 +1,5 @@
-import { ConfigError, defaultStorePath, loadReadPolicy, resolveRoot } from "../config/resolve.js";
-import type { ReadPolicy } from "../config/schema.js";
+import { ConfigError, defaultStorePath, loadOperatorConfig, resolveRoot } from "../config/resolve.js";
+import type { OperatorConfig, ReadPolicy } from "../config/schema.js";
 import { currentHead } from "../indexer/repo-info.js";
 import { dirname, join } from "node:path";
 import { createLogger, type Logger } from "../log.js";
@@ -23,6 +23,8 @@ export interface Setup {
   storePath: string;
   store: Store;
   policy: ReadPolicy;
+  /** The whole operator policy file (instruction layers, task sources); `policy` is its read policy. */
+  operator: OperatorConfig;
   logger: Logger;
   repoIdOverride?: string;
 }
@@ -30,11 +32,12 @@ export interface Setup {
 /** Resolves the repository root, the operator policy and the store once, at start; everything else gets them injected. */
 export async function setup(opts: CommonOptions, rootArg?: string): Promise<Setup> {
   const root = await resolveRoot(rootArg ?? opts.repo ?? process.cwd());
-  const policy = await loadReadPolicy(opts.policy, [root]);
+  const operator = await loadOperatorConfig(opts.policy, [root]);
+  const policy = operator.repoContext;
   const storePath = opts.store ?? defaultStorePath(root);
   if (/^postgres(ql)?:\/\//.test(storePath)) throw new ConfigError("PostgreSQL stores are not supported yet; use a SQLite file path");
   const store = SqliteStore.open(storePath);
-  return { root, storePath, store, policy, logger: createLogger(process.stderr), ...(opts.repoId ? { repoIdOverride: opts.repoId } : {}) };
+  return { root, storePath, store, policy, operator, logger: createLogger(process.stderr), ...(opts.repoId ? { repoIdOverride: opts.repoId } : {}) };
 }
 
 /** The repository to serve: the override, else the ready index built from this root, else the store's only one. */
@@ -60,6 +63,7 @@ export async function serverDeps(s: Setup): Promise<ServerDeps> {
     root: s.root,
     ...(repoId ? { repoId } : {}),
     policy: s.policy,
+    operator: s.operator,
     logger: s.logger,
     readHead: cachedHeadReader(s.root),
     audit: createAuditSink({ store: s.store, jsonlFile: auditFile(s.storePath), preview: s.policy.auditPreview, logger: s.logger }),

@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { basename, join, relative, resolve as resolvePath, isAbsolute } from "node:path";
 import { parse as parseYaml } from "yaml";
 
-import { PolicyFileSchema, defaultReadPolicy, type ReadPolicy } from "./schema.js";
+import { PolicyFileSchema, defaultOperatorConfig, type OperatorConfig } from "./schema.js";
 
 /** A configuration problem the operator must fix; the CLI reports it and exits with the usage code. */
 export class ConfigError extends Error {
@@ -42,11 +42,11 @@ function isWithin(parent: string, child: string): boolean {
 }
 
 /**
- * Loads and validates the operator's policy file. A policy file inside the served repository is refused:
- * a repository must not be able to loosen the policy that reads it.
+ * Loads and validates the operator's policy file (read policy, instruction layers, task sources). A policy file
+ * inside the served repository is refused: a repository must not be able to loosen the policy that reads it.
  */
-export async function loadReadPolicy(policyPath: string | undefined, servedRoots: string[]): Promise<ReadPolicy> {
-  if (!policyPath) return defaultReadPolicy();
+export async function loadOperatorConfig(policyPath: string | undefined, servedRoots: string[]): Promise<OperatorConfig> {
+  if (!policyPath) return defaultOperatorConfig();
   let real: string;
   try {
     real = await realpath(resolvePath(policyPath));
@@ -69,6 +69,6 @@ export async function loadReadPolicy(policyPath: string | undefined, servedRoots
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
     throw new ConfigError(`policy file is invalid: ${issues}`);
   }
-  return parsed.data.repoContext;
+  return parsed.data;
 }
 

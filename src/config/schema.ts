@@ -31,9 +31,95 @@ export const ReadPolicySchema = z.strictObject({
 
 export type ReadPolicy = z.infer<typeof ReadPolicySchema>;
 
+/** What an instruction asks for or forbids, in words the resolver can compare (text alone is for the model). */
+export const INSTRUCTION_CATEGORIES = [
+  "safety",
+  "build_command",
+  "test_command",
+  "style",
+  "forbidden_path",
+  "forbidden_action",
+  "scope",
+  "pr_expectation",
+  "other",
+] as const;
+export type InstructionCategory = (typeof INSTRUCTION_CATEGORIES)[number];
+
+/** Actions instructions forbid or require: a closed vocabulary, so conflicts are found by comparison, not guessed. */
+export const INSTRUCTION_ACTIONS = [
+  "push_protected_branch",
+  "force_push",
+  "skip_tests",
+  "delete_tests",
+  "disable_checks",
+  "network_egress",
+  "remote_execution",
+  "edit_generated",
+  "expose_secrets",
+  "modify_ci",
+  "add_dependency",
+  "edit_migrations",
+  "unbounded_refactor",
+] as const;
+export type InstructionAction = (typeof INSTRUCTION_ACTIONS)[number];
+
+const MAX_OPERATOR_RULES = 100;
+const MAX_RULE_TEXT = 1000;
+const MAX_RULE_GLOBS = 50;
+const MAX_GLOB_CHARS = 500;
+const MAX_INSTRUCTION_FILE_BYTES_CEILING = 1024 * 1024;
+
+/** One operator rule (organization or runtime layer): its words plus the claims the resolver compares. */
+export const OperatorRuleSchema = z.strictObject({
+  id: z.string().min(1).max(100).regex(/^[\w.:-]+$/),
+  text: z.string().min(1).max(MAX_RULE_TEXT),
+  category: z.enum(INSTRUCTION_CATEGORIES).default("other"),
+  forbidPaths: z.array(z.string().min(1).max(MAX_GLOB_CHARS)).max(MAX_RULE_GLOBS).default([]),
+  forbidActions: z.array(z.enum(INSTRUCTION_ACTIONS)).max(INSTRUCTION_ACTIONS.length).default([]),
+  requireActions: z.array(z.enum(INSTRUCTION_ACTIONS)).max(INSTRUCTION_ACTIONS.length).default([]),
+});
+export type OperatorRule = z.infer<typeof OperatorRuleSchema>;
+
+/**
+ * The operator's instruction layers above the repository (the seed's organization and runtime policy) and the
+ * limits on reading repository instruction files. Platform safety rules are built in and cannot be removed here.
+ */
+export const InstructionPolicySchema = z.strictObject({
+  organization: z.array(OperatorRuleSchema).max(MAX_OPERATOR_RULES).default([]),
+  runtime: z.array(OperatorRuleSchema).max(MAX_OPERATOR_RULES).default([]),
+  maxInstructionFileBytes: z.number().int().min(256).max(MAX_INSTRUCTION_FILE_BYTES_CEILING).default(20_000),
+  maxInstructionTotalBytes: z.number().int().min(256).max(4 * MAX_INSTRUCTION_FILE_BYTES_CEILING).default(60_000),
+});
+export type InstructionPolicy = z.infer<typeof InstructionPolicySchema>;
+
+/** Where task and issue text comes from: configured by the operator, never discovered from the repository. */
+export const TaskSourceSchema = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("local"),
+    /** A folder of snapshots: `<id>.json` as `gh issue view --json number,title,body,comments,labels,url` writes it, or `<id>.md` with front matter. */
+    dir: z.string().min(1).max(4096),
+  }),
+  z.strictObject({
+    type: z.literal("github"),
+    /** owner/name of the repository whose issues are read. */
+    repo: z.string().regex(/^[\w.-]{1,100}\/[\w.-]{1,100}$/),
+    apiUrl: z.url().default("https://api.github.com"),
+    /** Environment variable holding the token (never the token itself in this file). */
+    tokenEnv: z.string().regex(/^[A-Z_][A-Z0-9_]{0,100}$/).default("GITHUB_TOKEN"),
+  }),
+]);
+export type TaskSource = z.infer<typeof TaskSourceSchema>;
+
 export const PolicyFileSchema = z.strictObject({
   repoContext: ReadPolicySchema.default(ReadPolicySchema.parse({})),
+  instructions: InstructionPolicySchema.default(InstructionPolicySchema.parse({})),
+  taskSources: z.array(TaskSourceSchema).max(10).default([]),
 });
+export type OperatorConfig = z.infer<typeof PolicyFileSchema>;
+
+export function defaultOperatorConfig(): OperatorConfig {
+  return PolicyFileSchema.parse({});
+}
 
 export function defaultReadPolicy(): ReadPolicy {
   return ReadPolicySchema.parse({});

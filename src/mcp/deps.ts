@@ -1,4 +1,4 @@
-import type { ReadPolicy } from "../config/schema.js";
+import type { OperatorConfig, ReadPolicy } from "../config/schema.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/store.js";
 import type { AuditSink } from "./audit.js";
@@ -11,6 +11,8 @@ export interface ServerDeps {
   /** Which repository in the store to serve; omitted when the store holds exactly one. */
   repoId?: string;
   policy: ReadPolicy;
+  /** The operator's instruction layers and task sources; absent means the defaults (no extra layers, no task sources). */
+  operator?: OperatorConfig;
   logger: Logger;
   /** The work tree's current HEAD commit (null outside git); used for `stale_index` warnings. */
   readHead: () => Promise<string | null>;
