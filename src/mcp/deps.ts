@@ -18,6 +18,8 @@ export interface ServerDeps {
   readHead: () => Promise<string | null>;
   /** Where each tool call is recorded; absent means no audit (tests that do not look at it). */
   audit?: AuditSink;
+  /** Wrap documentation and flagged text in the safe wrapper (default true; the CLI prints raw text). */
+  wrapText?: boolean;
   /** Injectable clock for audit timestamps and latency. */
   now?: () => Date;
 }

@@ -9,7 +9,8 @@ import { serverDeps, type Setup } from "../setup.js";
 export async function callTool(s: Setup, name: string, args: Record<string, unknown>): Promise<Envelope> {
   const def = findTool(name);
   if (!def) throw new Error(`tool ${name} is not registered`);
-  return runTool(def, args, await serverDeps(s));
+  // A person reads the CLI's output: text is printed as it is, still redacted and labelled.
+  return runTool(def, args, { ...(await serverDeps(s)), wrapText: false });
 }
 
 function printWarnings(env: Envelope, err: NodeJS.WritableStream): void {
