@@ -57,6 +57,7 @@ describe("redactText: API", () => {
         "aws-secret-access-key",
         "github-token",
         "google-api-key",
+        "high-entropy-value",
         "jwt",
         "npm-token",
         "private-key",
@@ -397,5 +398,22 @@ describe("line-numbered slices", () => {
   it("config lines behind a slice's line-number gutter are still redacted", () => {
     assert.equal(redactText(" 2| DB_PASSWORD=correct-horse-battery-staple").text, " 2| DB_PASSWORD=[REDACTED]");
     assert.equal(redactText("12|   apiToken: Zx9vQ2mK7pL4wR8t").text, "12|   apiToken: [REDACTED]");
+  });
+});
+
+describe("redactText: high-entropy values in configuration lines", () => {
+  it("redacts a random-looking value whatever its key", () => {
+    expectRedacted("SIGNING_SALT=Zq8vR2mX7kLp4Tn9Wb3Yc6Hd1Fg5Js0a\n", "SIGNING_SALT=[REDACTED]\n", "high-entropy-value");
+    expectRedacted("webhook_sig: 'q7Lk2Vx9Rt4Mz8Pw1Nc6Jb3Hf5Dg0Sa'\n", "webhook_sig: '[REDACTED]'\n", "high-entropy-value");
+    expectRedacted(" 12|   hmac: Wk3Pq9Zr7Tx2Lm8Vn4Cj6Bh1Fd5Gs0Ya # rotated\n", " 12|   hmac: [REDACTED] # rotated\n", "high-entropy-value");
+  });
+  it("leaves digests, versions, identifiers and words alone", () => {
+    expectUntouched("commit: 9f3a1c2b7d4e5f60718293a4b5c6d7e8f9012345\n");
+    expectUntouched("integrity: sha512-Zq8vR2mX7kLp4Tn9Wb3Yc6Hd1Fg5Js0aQ7Lk2Vx9Rt4Mz8Pw1Nc6Jb3Hf5Dg0Sa==\n");
+    expectUntouched("image: registry.example.com/acme/pricing:1.25.3-alpine\n");
+    expectUntouched("handler: createQuoteServiceHandlerFactory\n");
+    expectUntouched("checksum=Zq8vR2mX7kLp4Tn9Wb3Yc6Hd1Fg5Js0a\n");
+    expectUntouched("version: 2026.11.29-rc1-build-000123\n");
+    expectUntouched("const x = computeSomething(a, b);\n");
   });
 });

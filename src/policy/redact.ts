@@ -34,6 +34,7 @@ export const REDACTION_REASONS = [
   "jwt",
   "url-credentials",
   "secret-like-token",
+  "high-entropy-value",
 ] as const;
 export type RedactionReason = (typeof REDACTION_REASONS)[number];
 
@@ -318,6 +319,59 @@ function redactGeneric(text: string, bump: (r: RedactionReason) => void): string
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// High-entropy values in configuration lines: a random-looking value assigned at the start of a line (`key: v`,
+// `KEY=v`) is a credential even when its key does not say so (`SIGNING_SALT`, `webhook_sig`).
+
+/** Shortest and longest value the entropy rule looks at. */
+const MIN_ENTROPY_VALUE = 20;
+const MAX_ENTROPY_VALUE = 200;
+/** Bits per character above which a value reads as random (English identifiers stay below about 4). */
+const MIN_ENTROPY_BITS = 4.2;
+const ENTROPY_LINE = new RegExp(
+  String.raw`^([^\S
+]*(?:\d+\|[^\S
+]*)?(?:export[^\S
+]+|-[^\S
+]+)?["']?([A-Za-z_][\w.-]{0,99})["']?[^\S
+]*[:=][^\S
+]*["']?)([A-Za-z0-9+/_\-.~]{${MIN_ENTROPY_VALUE},${MAX_ENTROPY_VALUE}}={0,2})(["']?[^\S
+]*(?:#[^
+]*)?)$`,
+  "gm",
+);
+/** Keys whose values are random by design and public: digests, versions, ids, locations. */
+const PUBLIC_RANDOM_KEYS = /(hash|checksum|digest|sha\d*|integrity|resolved|version|commit|rev(ision)?|etag|uuid|guid|(^|[_.-])id$|url|uri|path|image|ref|nonce_seed_public)/i;
+
+function entropyBits(value: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / value.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+function looksRandom(value: string): boolean {
+  const v = value.replace(/=+$/, "");
+  if (!/[0-9]/.test(v) || !/[A-Za-z]/.test(v)) return false;
+  // Hex digests (md5, sha1, sha256) are public identifiers far more often than secrets.
+  if (/^[0-9a-f]+$/i.test(v) && [32, 40, 64].includes(v.length)) return false;
+  if (isPlaceholder(v) || NAME_LIKE_VALUES.some((re) => re.test(v))) return false;
+  return entropyBits(v) >= MIN_ENTROPY_BITS;
+}
+
+function redactHighEntropy(text: string, bump: (r: RedactionReason) => void): string {
+  if (!/[:=]/.test(text)) return text;
+  return text.replace(ENTROPY_LINE, (match: string, head: string, key: string, value: string, tail: string) => {
+    if (value.includes(REDACTED) || PUBLIC_RANDOM_KEYS.test(key) || !looksRandom(value)) return match;
+    bump("high-entropy-value");
+    return `${head}${REDACTED}${tail}`;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 
 /** Replaces secret-looking values in `text` with `[REDACTED]` and says how many of each reason it replaced. */
 export function redactText(text: string): RedactResult {
@@ -339,6 +393,7 @@ export function redactText(text: string): RedactResult {
     return `${prefix}${REDACTED}@`;
   });
   out = redactGeneric(out, bump);
+  out = redactHighEntropy(out, bump);
 
   const redactions = REDACTION_REASONS.filter((r) => counts.has(r)).map((reason) => ({
     reason,
