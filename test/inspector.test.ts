@@ -36,7 +36,7 @@ describe("MCP Inspector CLI", () => {
   test("tools/list", () => {
     const out = inspector("--method", "tools/list");
     const names = out.tools.map((t: { name: string }) => t.name).sort();
-    assert.deepEqual(names, ["find_related_tests", "find_symbol", "get_file_slice", "get_ownership", "inspect_index", "search_code"]);
+    assert.deepEqual(names, ["find_related_tests", "find_symbol", "get_file_slice", "get_instructions", "get_ownership", "get_task_context", "inspect_index", "search_code"]);
   });
 
   test("tools/call search_code", () => {

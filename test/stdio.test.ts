@@ -32,7 +32,7 @@ describe("the built server over stdio", () => {
     try {
       assert.equal(client.getServerVersion()?.name, "repoctx");
       const tools = await client.listTools();
-      assert.deepEqual(tools.tools.map((t) => t.name).sort(), ["find_related_tests", "find_symbol", "get_file_slice", "get_ownership", "inspect_index", "search_code"]);
+      assert.deepEqual(tools.tools.map((t) => t.name).sort(), ["find_related_tests", "find_symbol", "get_file_slice", "get_instructions", "get_ownership", "get_task_context", "inspect_index", "search_code"]);
       for (const t of tools.tools) {
         assert.equal(t.annotations?.readOnlyHint, true);
         assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
-import { basename, join, relative, resolve as resolvePath, isAbsolute } from "node:path";
+import { basename, dirname, join, relative, resolve as resolvePath, isAbsolute } from "node:path";
 import { parse as parseYaml } from "yaml";
 
 import { PolicyFileSchema, defaultOperatorConfig, type OperatorConfig } from "./schema.js";
@@ -69,6 +69,8 @@ export async function loadOperatorConfig(policyPath: string | undefined, servedR
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
     throw new ConfigError(`policy file is invalid: ${issues}`);
   }
-  return parsed.data;
+  // A snapshot folder named relative to the policy file lives beside it, wherever the server is started from.
+  const taskSources = parsed.data.taskSources.map((t) => (t.type === "local" ? { ...t, dir: resolvePath(dirname(real), t.dir) } : t));
+  return { ...parsed.data, taskSources };
 }
 

@@ -99,7 +99,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       ? { indexId: previous.id, files: await opts.store.reusableExtractions(previous.id) }
       : null;
   const digestRows: { path: string; contentHash: string; skipReason: string | null }[] = [];
-  const knowledge = new KnowledgeCollector();
+  const knowledge = new KnowledgeCollector({ root, commit: repo.isGit ? repo.baseCommit : null });
   const stats: IndexStats = { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0, extractedFiles: 0, reusedFiles: 0 };
   try {
     let batch: FileInput[] = [];
@@ -140,7 +140,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     }
     await flush();
     report({ phase: "knowledge", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
-    await opts.store.addKnowledge(indexId, knowledge.finish());
+    await opts.store.addKnowledge(indexId, await knowledge.finish());
     report({ phase: "publish", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
     const indexVersion = indexVersionOf(digestRows);
     stats.durationMs = Date.now() - started;

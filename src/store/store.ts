@@ -9,6 +9,7 @@ import type {
   SymbolKind,
 } from "../indexer/symbols/types.js";
 import type { BuildGraph, OwnershipFile, RepoDoc, RepoKnowledge } from "../indexer/knowledge/types.js";
+import type { InstructionFile } from "../indexer/knowledge/instructions.js";
 
 /**
  * The one storage contract. Queries and the indexer speak only to this interface; `sqlite/` (embedded default)
@@ -262,6 +263,8 @@ export interface Store {
   /** Documents in path order, optionally under a path prefix, at most `limit`. */
   listDocs(indexId: string, filter: { pathPrefix?: string; limit: number }): Promise<{ docs: RepoDoc[]; total: number }>;
   getDoc(indexId: string, docId: string): Promise<RepoDoc | null>;
+  /** Agent instruction files of an index (read from its commit), path order. */
+  listInstructionFiles(indexId: string): Promise<InstructionFile[]>;
   appendAudit(record: AuditRecord): Promise<void>;
   /** Newest first. */
   listAudit(filter: AuditFilter): Promise<AuditRecord[]>;

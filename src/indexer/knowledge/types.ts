@@ -1,3 +1,5 @@
+import type { InstructionFile } from "./instructions.js";
+
 /**
  * What the indexer learns about a repository beyond single files: modules and their build commands (from the
  * manifests), documentation, and code ownership. Computed once per index build, stored with it, served by the
@@ -145,4 +147,6 @@ export interface RepoKnowledge {
   graph: BuildGraph;
   ownership: OwnershipFile;
   docs: RepoDoc[];
+  /** Agent instruction files, read from the indexed commit (src/indexer/knowledge/instructions.ts). */
+  instructions: InstructionFile[];
 }

@@ -8,6 +8,8 @@ import { getFileSlice } from "../../query/slice.js";
 import type { LabelInput } from "../../policy/labels.js";
 import { defineTool, type ToolDefinition, type ToolOutput } from "../tool.js";
 import { repoMap } from "../../query/repo-map.js";
+import { instructionsOverview } from "../../query/knowledge/instructions.js";
+import { defaultOperatorConfig } from "../../config/schema.js";
 
 export interface ResourceDefinition {
   uri: string;
@@ -84,7 +86,18 @@ const riskMapResource = resource(
   },
 );
 
-export const RESOURCES: readonly ResourceDefinition[] = [repoMapResource, ownershipResource, buildGraphResource, riskMapResource];
+const instructionsResource = resource(
+  "repo://instructions",
+  "instructions",
+  "Agent instructions",
+  "Instruction files (AGENTS.md, CLAUDE.md, .agents/AGENTS.md, .github/copilot-instructions.md) read from the indexed commit: rules with provenance (path, lines, commit, hash), scope, status under the size limits, lint; plus the operator's platform, organization and runtime layers",
+  async (_args, ctx, deps): Promise<ToolOutput> => {
+    const o = await instructionsOverview(ctx, { root: deps.root, policy: (deps.operator ?? defaultOperatorConfig()).instructions });
+    return { data: { instructions: o.overview }, evidence: o.evidence, labels: o.labels, warnings: o.warnings, truncated: o.truncated };
+  },
+);
+
+export const RESOURCES: readonly ResourceDefinition[] = [repoMapResource, ownershipResource, buildGraphResource, riskMapResource, instructionsResource];
 
 export const DOCS_URI_PREFIX = "repo://docs/";
 const MAX_DOC_ID_CHARS = 1024;

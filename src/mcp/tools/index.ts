@@ -2,7 +2,9 @@ import type { ToolDefinition } from "../tool.js";
 import { findRelatedTestsTool } from "./find-related-tests.js";
 import { findSymbolTool } from "./find-symbol.js";
 import { getFileSliceTool } from "./get-file-slice.js";
+import { getInstructionsTool } from "./get-instructions.js";
 import { getOwnershipTool } from "./get-ownership.js";
+import { getTaskContextTool } from "./get-task-context.js";
 import { inspectIndexTool } from "./inspect-index.js";
 import { searchCodeTool } from "./search-code.js";
 
@@ -13,6 +15,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   getFileSliceTool,
   findRelatedTestsTool,
   getOwnershipTool,
+  getInstructionsTool,
+  getTaskContextTool,
   inspectIndexTool,
 ];
 

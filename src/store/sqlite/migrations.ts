@@ -127,6 +127,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: "agent instruction files with their rules",
+    sql: `
+      CREATE TABLE repo_instruction (
+        repo_index_id TEXT NOT NULL REFERENCES repo_index (id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (repo_index_id, path)
+      );
+    `,
+  },
 ];
 
 /**

@@ -25,6 +25,7 @@ import type {
   Store,
 } from "../store.js";
 import type { BuildGraph, OwnershipFile, OwnershipRule, RepoDoc, RepoKnowledge, RepoModule } from "../../indexer/knowledge/types.js";
+import type { InstructionFile } from "../../indexer/knowledge/instructions.js";
 import { MIGRATIONS, buildTables, createBuildIndexesSql, createBuildTablesSql, dropBuildTablesSql } from "./migrations.js";
 import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
 import { copyExtraction, findReferences, findSymbols, insertExtraction, symbolSummary } from "./symbol-queries.js";
@@ -52,7 +53,7 @@ interface IndexDbRow {
 }
 
 /** Tables holding what the knowledge stage learned, one set of rows per index build. */
-const KNOWLEDGE_TABLES = ["repo_module", "repo_doc", "repo_ownership_rule", "repo_knowledge"] as const;
+const KNOWLEDGE_TABLES = ["repo_module", "repo_doc", "repo_ownership_rule", "repo_knowledge", "repo_instruction"] as const;
 const EMPTY_GRAPH: Omit<BuildGraph, "modules"> = { buildSystems: [], edges: [], rootTestCommand: null, entrypoints: [], warnings: [] };
 const EMPTY_OWNERSHIP: Omit<OwnershipFile, "rules"> = { path: null, shadowed: [], warnings: [] };
 
@@ -573,6 +574,8 @@ export class SqliteStore implements Store {
       for (const d of k.docs) doc.run(indexId, d.docId, d.path, JSON.stringify(d));
       const rule = this.stmt("INSERT OR REPLACE INTO repo_ownership_rule (repo_index_id, ordinal, data) VALUES (?, ?, ?)");
       for (const r of rules) rule.run(indexId, r.ordinal, JSON.stringify(r));
+      const instruction = this.stmt("INSERT OR REPLACE INTO repo_instruction (repo_index_id, path, data) VALUES (?, ?, ?)");
+      for (const f of k.instructions) instruction.run(indexId, f.path, JSON.stringify(f));
       const other = this.stmt("INSERT OR REPLACE INTO repo_knowledge (repo_index_id, kind, data) VALUES (?, ?, ?)");
       other.run(indexId, "graph", JSON.stringify(graph));
       other.run(indexId, "ownership", JSON.stringify(ownership));
@@ -609,6 +612,12 @@ export class SqliteStore implements Store {
   async getDoc(indexId: string, docId: string): Promise<RepoDoc | null> {
     const row = this.stmt("SELECT data FROM repo_doc WHERE repo_index_id = ? AND doc_id = ?").get(indexId, docId) as { data: string } | undefined;
     return row ? (JSON.parse(row.data) as RepoDoc) : null;
+  }
+
+  async listInstructionFiles(indexId: string): Promise<InstructionFile[]> {
+    return (this.stmt("SELECT data FROM repo_instruction WHERE repo_index_id = ? ORDER BY path").all(indexId) as { data: string }[]).map(
+      (r) => JSON.parse(r.data) as InstructionFile,
+    );
   }
 
   async appendAudit(r: AuditRecord): Promise<void> {

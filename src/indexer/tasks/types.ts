@@ -1,0 +1,82 @@
+/**
+ * Task sources: adapters that read issue or task text from where the operator said it lives (a snapshot folder, the
+ * GitHub REST API). They do the I/O and hand back raw text; structuring it and deciding what is shown is the query
+ * layer's job (src/query/task-context.ts). Everything they return is external, untrusted text.
+ */
+
+/** A task id: a plain name (`TASK-1234`, `42`) or `#123`. No slashes, no leading dot: it can never name a path. */
+export const TASK_ID_PATTERN = /^(?:#\d{1,10}|[A-Za-z0-9][\w.-]{0,99})$/;
+
+export interface RawComment {
+  author: string | null;
+  body: string;
+  createdAt: string | null;
+}
+
+export interface RawTask {
+  id: string;
+  title: string;
+  body: string;
+  labels: string[];
+  url: string | null;
+  /** What the source holds, oldest first (a source may return fewer than it has: see `commentsTotal`). */
+  comments: RawComment[];
+  /** How many comments the task has at the source, when the source says so. */
+  commentsTotal: number | null;
+  /** The source could read the task but not its comments. */
+  commentsUnavailable: boolean;
+  kind: "task" | "issue" | "pull_request";
+  source: "local" | "github";
+}
+
+export interface TaskFetchOptions {
+  /** Whether comments are wanted at all (the caller has already applied the read policy). */
+  includeComments: boolean;
+  maxComments: number;
+}
+
+export interface TaskProvider {
+  /** Short, safe name for messages and warnings ("task source 2 (github)"): no paths, no hosts, no tokens. */
+  readonly name: string;
+  /** The task, or null when this source does not have it. Throws `TaskSourceUnavailable` when it cannot tell. */
+  get(taskId: string, opts: TaskFetchOptions): Promise<RawTask | null>;
+}
+
+/** A source that could not answer (unreadable folder, network error, HTTP 5xx, refused credentials, oversized reply). */
+export class TaskSourceUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TaskSourceUnavailable";
+  }
+}
+
+/** The string if `v` is one, else null. */
+export function str(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}
+
+/** Label names from `["a"]`, `[{name: "a"}]` or a comma list. */
+export function labelNames(v: unknown): string[] {
+  if (typeof v === "string") return v.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+  if (!Array.isArray(v)) return [];
+  const out: string[] = [];
+  for (const item of v) {
+    const name = typeof item === "string" ? item : str((item as { name?: unknown } | null)?.name);
+    if (name) out.push(name);
+  }
+  return out;
+}
+
+/** A comment in gh CLI shape (`author.login`, `createdAt`), REST shape (`user.login`, `created_at`) or front-matter shape (`author`). */
+export function commentOf(v: unknown): RawComment | null {
+  if (v === null || typeof v !== "object") return null;
+  const o = v as Record<string, unknown>;
+  const body = str(o.body);
+  if (body === null) return null;
+  const who = (x: unknown): string | null => (typeof x === "string" ? x : str((x as { login?: unknown } | null)?.login));
+  return {
+    author: who(o.author) ?? who(o.user),
+    body,
+    createdAt: str(o.createdAt) ?? str(o.created_at) ?? (o.createdAt instanceof Date ? o.createdAt.toISOString() : null),
+  };
+}
