@@ -228,13 +228,13 @@ describe("MCP tools on the golden repository (SDK client, in-memory transport)",
     assert.equal(idx.repoId, "acme/pricing-service");
     assert.equal(idx.baseCommit, h.repo.commit);
     assert.equal(idx.counts.skipped, 4);
-    assert.equal(idx.counts.secretSuspect, 2);
+    assert.equal(idx.counts.secretSuspect, 5, ".env, application-prod.yml, tls.yml, docs/alerts.md, tools/publish_report.py");
     const reasons = Object.fromEntries(idx.exclusions.map((e) => [e.reason, e]));
     assert.deepEqual(reasons.binary?.examples, ["assets/logo.png"]);
     assert.deepEqual(reasons.too_large?.examples, ["data/huge-dump.sql"]);
     assert.deepEqual(reasons.non_utf8?.examples, ["docs/legacy-latin1.txt"]);
     assert.deepEqual(reasons.symlink_outside_root?.examples, ["docs/outside-link.txt"]);
-    assert.equal(reasons.secret_suspect?.files, 2);
+    assert.equal(reasons.secret_suspect?.files, 5);
     assert.equal(idx.policy.maxFileSliceLines, 300);
     assert.ok(idx.languages.some((l) => l.language === "java"));
     assert.match(idx.store, /^sqlite:/);

@@ -9,10 +9,11 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { projectMessage } from "../policy/projection.js";
 import { callMetaFrom } from "./audit.js";
 import type { ServerDeps } from "./deps.js";
 import { toCallToolResult, type Envelope } from "./envelope.js";
-import { RESOURCES, docIdFromUri, docResourceTemplate } from "./resources/index.js";
+import { DOCS_URI_PREFIX, RESOURCES, docIdFromUri, docResourceTemplate } from "./resources/index.js";
 import { runTool } from "./run-tool.js";
 import { toolInputJsonSchema } from "./schema-json.js";
 import { TOOLS, findTool } from "./tools/index.js";
@@ -81,7 +82,9 @@ export function createServer(deps: ServerDeps): Server {
     const docId = docIdFromUri(req.params.uri);
     if (docId !== null) {
       const envelope = await runTool(docResourceTemplate.reader, { docId }, deps);
-      return { contents: [{ uri: req.params.uri, mimeType: docResourceTemplate.mimeType, text: JSON.stringify(envelope) }] };
+      // The URI names a path, and a path may hold a secret: it is echoed redacted like any other text.
+      const uri = `${DOCS_URI_PREFIX}${encodeURIComponent(projectMessage(docId))}`;
+      return { contents: [{ uri, mimeType: docResourceTemplate.mimeType, text: JSON.stringify(envelope) }] };
     }
     const resource = RESOURCES.find((r) => r.uri === req.params.uri);
     if (!resource) throw new McpError(ErrorCode.InvalidParams, "unknown resource; resources/list names the available resources");

@@ -47,6 +47,8 @@ export function projectEvidence(
 ): Evidence[] {
   return drafts.map((d) => ({
     ...d,
+    // A file may be named after a secret: the path is redacted like any other text (after its label is looked up).
+    path: redactText(d.path).text,
     commitSha: index?.baseCommit ?? null,
     indexVersion: index?.indexVersion ?? null,
     trustLevel: flagged.has(d.path) ? "repo_documentation_untrusted_instruction" : labelFor(d.path, labels),
