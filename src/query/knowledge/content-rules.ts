@@ -21,6 +21,8 @@ export interface RuleMatch {
 }
 
 const MAX_LINES_PER_FILE = 5;
+/** Candidate ids fetched per text read allowed: most candidates of a broad fragment fail the path filter. */
+const CANDIDATES_PER_READ = 20;
 
 /**
  * Files matching a content rule, at most `maxFiles`, reading at most `maxReads` candidate texts. Vendored and
@@ -31,19 +33,22 @@ export async function scanContentRule(
   rule: ContentRule,
   limits: { maxFiles: number; maxReads: number; pathPrefix?: string },
 ): Promise<{ matches: RuleMatch[]; more: boolean }> {
+  // Candidates are ids and paths only (no text): take many, filter by path for free, read only the survivors.
   const { files, more: moreCandidates } = await ctx.store.candidateFiles(
     ctx.index.id,
     { fragments: [rule.fragment], ...(limits.pathPrefix ? { pathPrefix: limits.pathPrefix } : {}) },
-    limits.maxReads,
+    limits.maxReads * CANDIDATES_PER_READ,
   );
   const matches: RuleMatch[] = [];
   let more = moreCandidates;
+  let reads = 0;
   for (const f of files) {
     if (f.isVendored || f.isSecretSuspect || (rule.path && !rule.path.test(f.path))) continue;
-    if (matches.length >= limits.maxFiles) {
+    if (matches.length >= limits.maxFiles || reads >= limits.maxReads) {
       more = true;
       break;
     }
+    reads += 1;
     const cand = await ctx.store.readCandidate(ctx.index.id, f.id);
     if (!cand) continue;
     const lines: number[] = [];

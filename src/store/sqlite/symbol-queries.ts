@@ -108,13 +108,26 @@ export function findSymbols(db: Database.Database, t: BuildTables, indexId: stri
     params.push(q.namePrefix, prefixUpperBound(q.namePrefix));
   }
   filters(clauses, params, q, "s.kind");
+  // Without a name there is no index to start from: walk the symbols in id order, which is path order (files are
+  // written in path order, ids are file id × stride + position), so the walk stops at the limit instead of
+  // sorting every symbol; a path prefix narrows it to that prefix's id range.
+  const byName = q.name !== undefined || q.namePrefix !== undefined || q.path !== undefined;
+  if (!byName && q.pathPrefix) {
+    const r = db
+      .prepare("SELECT MIN(id) AS lo, MAX(id) AS hi FROM repo_file WHERE repo_index_id = ? AND path >= ? AND path < ?")
+      .get(indexId, q.pathPrefix, prefixUpperBound(q.pathPrefix)) as { lo: number | null; hi: number | null };
+    clauses.push("s.id BETWEEN ? AND ?");
+    params.push((r.lo ?? 0) * ROW_ID_STRIDE, r.hi === null ? -1 : (r.hi + 1) * ROW_ID_STRIDE - 1);
+  }
+  const from = byName ? `${t.symbols} s JOIN repo_file f ON f.id = s.file_id` : `${t.symbols} s CROSS JOIN repo_file f ON f.id = s.file_id`;
+  const order = byName ? "f.path, s.start_line" : "s.id";
   const rows = db
     .prepare(
       `SELECT ${FILE_COLUMNS}, s.name AS s_name, s.kind AS s_kind, s.qualified_name AS s_qualified_name, s.container AS s_container,
          s.start_line AS s_start_line, s.end_line AS s_end_line, s.start_column AS s_start_column, s.visibility AS s_visibility,
          s.signature AS s_signature
-       FROM ${t.symbols} s JOIN repo_file f ON f.id = s.file_id
-       WHERE ${clauses.join(" AND ")} ORDER BY f.path, s.start_line LIMIT ?`,
+       FROM ${from}
+       WHERE ${clauses.join(" AND ")} ORDER BY ${order} LIMIT ?`,
     )
     .all(...params, q.limit) as SymbolDbRow[];
   return rows.map((r) => {
