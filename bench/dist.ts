@@ -7,6 +7,7 @@ import type * as PipelineModule from "../src/indexer/pipeline.js";
 import type * as SqliteStoreModule from "../src/store/sqlite/sqlite-store.js";
 import type * as RunToolModule from "../src/mcp/run-tool.js";
 import type * as ToolsModule from "../src/mcp/tools/index.js";
+import type * as ResourcesModule from "../src/mcp/resources/index.js";
 import type * as SchemaModule from "../src/config/schema.js";
 import type * as LogModule from "../src/log.js";
 import type * as RepoInfoModule from "../src/indexer/repo-info.js";
@@ -23,6 +24,7 @@ export const loadPipeline = (): Promise<typeof PipelineModule> => load("indexer/
 export const loadSqliteStore = (): Promise<typeof SqliteStoreModule> => load("store/sqlite/sqlite-store.js");
 export const loadRunTool = (): Promise<typeof RunToolModule> => load("mcp/run-tool.js");
 export const loadTools = (): Promise<typeof ToolsModule> => load("mcp/tools/index.js");
+export const loadResources = (): Promise<typeof ResourcesModule> => load("mcp/resources/index.js");
 export const loadSchema = (): Promise<typeof SchemaModule> => load("config/schema.js");
 export const loadLog = (): Promise<typeof LogModule> => load("log.js");
 export const loadRepoInfo = (): Promise<typeof RepoInfoModule> => load("indexer/repo-info.js");

@@ -155,3 +155,87 @@ export function describeQuery(q: BenchQuery): string {
   const flags = [q.regex ? "regex" : "", q.paths ? `paths ${q.paths.join(",")}` : ""].filter((s) => s.length > 0);
   return flags.length > 0 ? `${q.query} [${flags.join("; ")}]` : q.query;
 }
+
+/** A `find_related_tests` call: files about to change, symbols about to change, or both. */
+export interface RelatedTestsLookup {
+  /** Short label for tables. */
+  label: string;
+  changedPaths?: string[];
+  symbols?: string[];
+}
+
+/** A `get_ownership` call: files or folders (a planned new file is asked about too). */
+export interface OwnershipLookup {
+  /** Short label for tables. */
+  label: string;
+  paths: string[];
+}
+
+/**
+ * Fixed `find_related_tests` lists, one per corpus: single files in busy and quiet areas, files with a test beside
+ * them or in a mirrored test folder, a test file itself, several files at once, and a lookup by symbol (its
+ * definitions join the changed files). Every path is a file of the prepared corpus. Keep them stable.
+ */
+const LINUX_RELATED_TESTS: readonly RelatedTestsLookup[] = [
+  { label: "core file", changedPaths: ["kernel/sched/core.c"] },
+  { label: "test_*.c beside it", changedPaths: ["lib/string.c"] },
+  { label: "allocator", changedPaths: ["mm/slub.c"] },
+  { label: "networking", changedPaths: ["net/ipv4/tcp.c"] },
+  { label: "filesystem", changedPaths: ["fs/ext4/inode.c"] },
+  { label: "a test itself", changedPaths: ["lib/kunit/test.c"] },
+  { label: "driver core (test folder)", changedPaths: ["drivers/base/core.c"] },
+  { label: "test_*.c beside it", changedPaths: ["lib/bitmap.c"] },
+  { label: "several files", changedPaths: ["kernel/time/time.c", "lib/math/rational.c", "lib/crc32.c"] },
+  { label: "symbol", symbols: ["kmalloc"] },
+];
+
+const NODE_MODULES_RELATED_TESTS: readonly RelatedTestsLookup[] = [
+  { label: "mirrored test folder", changedPaths: ["zod/src/v4/classic/parse.ts"] },
+  { label: "mirrored test folder", changedPaths: ["zod/src/v4/core/to-json-schema.ts"] },
+  { label: "named test", changedPaths: ["pino/lib/levels.js"] },
+  { label: "test folder, same name", changedPaths: ["qs/lib/parse.js"] },
+  { label: "package main", changedPaths: ["fast-uri/index.js"] },
+  { label: "package main", changedPaths: ["minimist/index.js"] },
+  { label: "no tests shipped", changedPaths: ["commander/lib/command.js"] },
+  { label: "no tests shipped", changedPaths: ["yaml/dist/parse/lexer.js"] },
+  { label: "several files", changedPaths: ["pino/lib/transport.js", "pino/lib/worker.js"] },
+  { label: "symbol", symbols: ["safeParse"] },
+];
+
+export function relatedTestLookupsFor(corpus: CorpusName): readonly RelatedTestsLookup[] {
+  return corpus === "linux" ? LINUX_RELATED_TESTS : NODE_MODULES_RELATED_TESTS;
+}
+
+/** The arguments `find_related_tests` receives for a bench lookup (defaults otherwise: 20 results). */
+export function relatedTestsArgs(l: RelatedTestsLookup): Record<string, unknown> {
+  return { ...(l.changedPaths ? { changedPaths: l.changedPaths } : {}), ...(l.symbols ? { symbols: l.symbols } : {}) };
+}
+
+/** A related-tests lookup as one short table cell. */
+export function describeRelatedTests(l: RelatedTestsLookup): string {
+  return [l.changedPaths ? l.changedPaths.join(", ") : "", l.symbols ? `symbols ${l.symbols.join(", ")}` : ""].filter((s) => s.length > 0).join("; ");
+}
+
+/** Fixed `get_ownership` lists: one file, several files, a folder, a planned new file. Keep them stable. */
+const LINUX_OWNERSHIP: readonly OwnershipLookup[] = [
+  { label: "one file", paths: ["kernel/sched/core.c"] },
+  { label: "several files", paths: ["net/ipv4/tcp.c", "net/ipv4/tcp_input.c", "include/net/tcp.h"] },
+  { label: "folder", paths: ["drivers/net/ethernet/intel"] },
+  { label: "planned new file", paths: ["drivers/misc/repoctx_bench_new.c"] },
+  { label: "mixed", paths: ["mm/slub.c", "fs/ext4", "lib/string.c", "MAINTAINERS"] },
+];
+
+const NODE_MODULES_OWNERSHIP: readonly OwnershipLookup[] = [
+  { label: "one file", paths: ["commander/lib/command.js"] },
+  { label: "several files", paths: ["zod/src/v4/classic/schemas.ts", "zod/src/v4/classic/parse.ts", "zod/src/v4/core/core.ts"] },
+  { label: "folder", paths: ["@modelcontextprotocol/sdk/dist/esm"] },
+  { label: "planned new file", paths: ["pino/lib/repoctx-bench-new.js"] },
+  { label: "mixed", paths: ["qs/lib/parse.js", "yaml/dist", "fast-uri/index.js", "minimist"] },
+];
+
+export function ownershipLookupsFor(corpus: CorpusName): readonly OwnershipLookup[] {
+  return corpus === "linux" ? LINUX_OWNERSHIP : NODE_MODULES_OWNERSHIP;
+}
+
+/** The three knowledge resources timed cold and warm, in the order they are first read. */
+export const KNOWLEDGE_RESOURCE_URIS = ["repo://map", "repo://build-graph", "repo://risk-map"] as const;

@@ -3,11 +3,12 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { Corpus } from "./corpus.js";
 import type { MachineInfo } from "./machine.js";
 import type { IndexMeasurement } from "./measure-index.js";
+import type { KnowledgeMeasurement } from "./measure-knowledge.js";
 import type { QueryMeasurement } from "./measure-queries.js";
 import type { RgMeasurement } from "./measure-rg.js";
 import type { ServeMeasurement } from "./measure-serve.js";
 import type { SymbolLookupMeasurement, SymbolStoreFigures } from "./measure-symbols.js";
-import { describeLookup, describeQuery } from "./queries.js";
+import { describeLookup, describeQuery, describeRelatedTests } from "./queries.js";
 import { GIB, MIB, fmtBytes, fmtInt, fmtMs, max, median, percentile } from "./stats.js";
 
 export const TARGETS = {
@@ -38,6 +39,8 @@ export interface BenchResults {
   symbols: SymbolStoreFigures;
   queries: QueryMeasurement;
   symbolLookups: SymbolLookupMeasurement;
+  /** find_related_tests, get_ownership and the knowledge resources (no targets). */
+  knowledge: KnowledgeMeasurement;
   rg: RgMeasurement;
   serve: ServeMeasurement;
   /** 1-minute load average at the start, its maximum while the bench ran, and at the end. */
@@ -161,6 +164,38 @@ function symbolLookupRows(r: BenchResults): Row[] {
   ];
 }
 
+/** Knowledge tools and resources: informational, no targets. */
+function knowledgeRows(r: BenchResults): Row[] {
+  const k = r.knowledge;
+  const related = allSamples(k.relatedTests);
+  const owners = allSamples(k.ownership);
+  const tests = k.relatedTests.reduce((n, t) => n + t.outcome.tests, 0);
+  const first = k.relatedTests[0];
+  const cold = k.resources.map((x) => `${x.uri} ${fmtMs(x.coldMs)} / ${fmtMs(median(x.samplesMs))}`).join("; ");
+  return [
+    {
+      metric: `find_related_tests p50 / p95 (${k.relatedTests.length} lookups x ${k.passes}, warm)`,
+      value: `${fmtMs(percentile(related, P50))} / ${fmtMs(percentile(related, P95))} (${fmtInt(tests)} tests found in all)`,
+      target: "",
+      met: null,
+    },
+    { metric: "  first find_related_tests call (loads the test-file list)", value: first ? fmtMs(first.firstMs) : "n/a", target: "", met: null },
+    {
+      metric: `get_ownership p50 / p95 (${k.ownership.length} lookups x ${k.passes}, warm)`,
+      value: `${fmtMs(percentile(owners, P50))} / ${fmtMs(percentile(owners, P95))}`,
+      target: "",
+      met: null,
+    },
+    { metric: "resources cold / warm p50 (first read loads knowledge)", value: cold, target: "", met: null },
+    {
+      metric: "knowledge tool and resource errors",
+      value: k.errors.length === 0 ? "none" : `${fmtInt(k.errors.reduce((n, e) => n + e.count, 0))} (listed below the tables)`,
+      target: "",
+      met: null,
+    },
+  ];
+}
+
 function allSamples(perQuery: { samplesMs: number[] }[]): number[] {
   return perQuery.flatMap((t) => t.samplesMs);
 }
@@ -221,6 +256,7 @@ export function summaryRows(r: BenchResults): Row[] {
     { metric: "search_code p95", value: fmtMs(qp95), target: `<= ${TARGETS.queryP95Ms} ms`, met: qp95 <= TARGETS.queryP95Ms },
     { metric: "search_code max", value: fmtMs(max(q)), target: "", met: null },
     ...symbolLookupRows(r),
+    ...knowledgeRows(r),
   ];
   if (r.rg.available) {
     rows.push(
@@ -311,6 +347,65 @@ export function lookupRows(r: BenchResults): LookupRow[] {
   });
 }
 
+/** Warning codes, repeated ones counted once with their count. */
+function warningCodes(codes: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const c of codes) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return [...counts.entries()].map(([c, n]) => (n > 1 ? `${c} x${n}` : c));
+}
+
+const notesOf = (o: { truncated: boolean; warnings: string[] }): string => [o.truncated ? "T" : "", ...warningCodes(o.warnings)].filter((x) => x.length > 0).join(" ");
+
+export function relatedTestRows(r: BenchResults): string[][] {
+  return r.knowledge.relatedTests.map((t) => {
+    const o = t.outcome;
+    return [
+      describeRelatedTests(t.lookup),
+      fmtMs(median(t.samplesMs)),
+      fmtMs(percentile(t.samplesMs, P95)),
+      fmtMs(t.firstMs),
+      o.ok ? `${o.tests} (${o.high}/${o.medium}/${o.low})` : `error ${o.error ?? ""}`,
+      o.ok ? fmtInt(o.candidates) : "",
+      notesOf(o),
+    ];
+  });
+}
+
+export function ownershipRows(r: BenchResults): string[][] {
+  return r.knowledge.ownership.map((t) => {
+    const o = t.outcome;
+    return [
+      t.lookup.paths.join(", "),
+      fmtMs(median(t.samplesMs)),
+      fmtMs(percentile(t.samplesMs, P95)),
+      o.ok ? `${o.owned}/${o.paths}` : `error ${o.error ?? ""}`,
+      notesOf({ truncated: false, warnings: o.warnings }),
+    ];
+  });
+}
+
+export function resourceRows(r: BenchResults): string[][] {
+  return r.knowledge.resources.map((t) => {
+    const o = t.outcome;
+    const counts = Object.entries(o.counts)
+      .map(([k, v]) => `${k} ${fmtInt(v)}`)
+      .join(", ");
+    return [t.uri, fmtMs(t.coldMs), fmtMs(median(t.samplesMs)), fmtMs(percentile(t.samplesMs, P95)), o.ok ? counts : `error ${o.error ?? ""}`, notesOf(o)];
+  });
+}
+
+const RELATED_HEADERS = ["changed paths / symbols", "p50", "p95", "first call", "tests (high/medium/low)", "candidates", "notes"];
+const RELATED_NOTE =
+  "tests returned by confidence; candidates = tests related before the result cut (20); first call = the untimed warm-up, the first one loads the test-file list; T = truncated";
+const OWNERSHIP_HEADERS = ["paths", "p50", "p95", "owned/paths", "notes"];
+const RESOURCE_HEADERS = ["resource", "cold (first read)", "warm p50", "warm p95", "result", "notes"];
+const RESOURCE_NOTE =
+  "read in this order in a fresh process, before the tools; cold = the first read, the first of all also loads the index's knowledge (build graph, CODEOWNERS rules, documents); warm = the timed reads after it; T = truncated";
+
+function knowledgeErrorLines(r: BenchResults): string[] {
+  return r.knowledge.errors.map((e) => `${e.call}: ${e.category}: ${e.message} (x${e.count})`);
+}
+
 const LOOKUP_HEADERS = ["lookup", "median", "max", "hits (def/syntactic/lexical)", "definitions", "notes"];
 const LOOKUP_NOTE =
   "hits returned, split into definitions, syntactic references and lexical mentions; definitions = matching definitions before the result cut; T = truncated";
@@ -344,7 +439,17 @@ export function textReport(r: BenchResults): string {
     LOOKUP_HEADERS,
     lookupRows(r).map((l) => [l.lookup, l.medianMs, l.maxMs, l.hits, l.definitions, l.notes]),
   );
-  return `${head.join("\n")}${summary}\n\nsearch_code per query (T = truncated)\n${perQuery}\n\nfind_symbol per lookup (${LOOKUP_NOTE})\n${perLookup}\n`;
+  const related = padTable(RELATED_HEADERS, relatedTestRows(r));
+  const ownership = padTable(OWNERSHIP_HEADERS, ownershipRows(r));
+  const resources = padTable(RESOURCE_HEADERS, resourceRows(r));
+  const errors = knowledgeErrorLines(r);
+  return (
+    `${head.join("\n")}${summary}\n\nsearch_code per query (T = truncated)\n${perQuery}\n\nfind_symbol per lookup (${LOOKUP_NOTE})\n${perLookup}\n` +
+    `\nfind_related_tests per lookup (${RELATED_NOTE})\n${related}\n` +
+    `\nget_ownership per lookup (owned = paths a CODEOWNERS rule owns)\n${ownership}\n` +
+    `\nknowledge resources (${RESOURCE_NOTE})\n${resources}\n` +
+    (errors.length > 0 ? `\nknowledge errors\n${errors.join("\n")}\n` : "")
+  );
 }
 
 const mdCell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -402,6 +507,28 @@ export function markdownSection(r: BenchResults): string {
       LOOKUP_HEADERS,
       lookupRows(r).map((l) => [`\`${l.lookup}\``, l.medianMs, l.maxMs, l.hits, l.definitions, l.notes]),
     ),
+    "",
+    `Per \`find_related_tests\` lookup (${RELATED_NOTE}):`,
+    "",
+    mdTable(
+      RELATED_HEADERS,
+      relatedTestRows(r).map(([what, ...rest]) => [`\`${what}\``, ...rest]),
+    ),
+    "",
+    "Per `get_ownership` lookup (owned = paths a CODEOWNERS rule owns):",
+    "",
+    mdTable(
+      OWNERSHIP_HEADERS,
+      ownershipRows(r).map(([what, ...rest]) => [`\`${what}\``, ...rest]),
+    ),
+    "",
+    `Knowledge resources (${RESOURCE_NOTE}):`,
+    "",
+    mdTable(
+      RESOURCE_HEADERS,
+      resourceRows(r).map(([uri, ...rest]) => [`\`${uri}\``, ...rest]),
+    ),
+    ...(r.knowledge.errors.length > 0 ? ["", "Knowledge errors:", "", ...knowledgeErrorLines(r).map((l) => `- ${mdCell(l)}`)] : []),
     markerEnd(r.corpus.name),
   ];
   return lines.join("\n");

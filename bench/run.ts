@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --corpus linux|node_modules]`: prepares the corpus once, then measures a full index build
- * (child process), the symbols in the store, warm in-process search_code and find_symbol latency, a ripgrep
+ * (child process), the symbols in the store, warm in-process search_code and find_symbol latency, the knowledge
+ * tools and resources (find_related_tests, get_ownership, repo://map, repo://build-graph, repo://risk-map), a ripgrep
  * baseline on the search queries and the RSS of `repoctx serve` over MCP stdio. Prints a table and replaces the corpus's section in BENCHMARKS.md.
  * A program that prints figures; it asserts nothing.
  */
@@ -13,11 +14,12 @@ import { BENCH_DIR, CORPUS_NAMES, prepareCorpus, type CorpusName } from "./corpu
 import { REPO_ROOT, loadPipeline } from "./dist.js";
 import { machineInfo } from "./machine.js";
 import { measureIndex, type IndexMeasurement } from "./measure-index.js";
+import { measureKnowledgeInChild } from "./measure-knowledge.js";
 import { measureQueries } from "./measure-queries.js";
 import { measureRg } from "./measure-rg.js";
 import { measureServe } from "./measure-serve.js";
 import { measureSymbolLookups, storeSymbolFigures, type SymbolStoreFigures } from "./measure-symbols.js";
-import { queriesFor, symbolLookupsFor } from "./queries.js";
+import { KNOWLEDGE_RESOURCE_URIS, ownershipLookupsFor, queriesFor, relatedTestLookupsFor, symbolLookupsFor } from "./queries.js";
 import { markdownSection, textReport, updateBenchmarksFile, type BenchResults } from "./report.js";
 
 const DEFAULT_CORPUS: CorpusName = "linux";
@@ -121,6 +123,8 @@ async function main(): Promise<void> {
   const dbPath = join(BENCH_DIR, "store", `${opts.corpus}.db`);
   const queries = queriesFor(opts.corpus);
   const lookups = symbolLookupsFor(opts.corpus);
+  const relatedLookups = relatedTestLookupsFor(opts.corpus);
+  const ownershipLookups = ownershipLookupsFor(opts.corpus);
 
   let index: IndexMeasurement;
   const reused = opts.reuseIndex && existsSync(dbPath) && existsSync(INDEX_RESULT_FILE(opts.corpus));
@@ -150,6 +154,11 @@ async function main(): Promise<void> {
   const queryResults = await measureQueries(corpus.root, dbPath, queries, opts.passes);
   step(`find_symbol in-process: ${lookups.length} lookups, 1 warm-up + ${opts.passes} timed passes`);
   const symbolLookups = await measureSymbolLookups(corpus.root, dbPath, lookups, opts.passes);
+  step(
+    `knowledge in-process, in a fresh child process: ${KNOWLEDGE_RESOURCE_URIS.join(", ")} (cold, then ${opts.passes} warm reads); ` +
+      `find_related_tests ${relatedLookups.length} and get_ownership ${ownershipLookups.length} lookups, 1 warm-up + ${opts.passes} timed passes`,
+  );
+  const knowledge = await measureKnowledgeInChild({ root: corpus.root, dbPath, relatedLookups, ownershipLookups, passes: opts.passes });
   step(`ripgrep baseline: 1 warm-up + ${opts.rgPasses} timed passes`);
   const rg = await measureRg(corpus.root, queries, opts.rgPasses, index.maxFileBytes);
   step("repoctx serve over MCP stdio: one pass of the query list");
@@ -167,6 +176,7 @@ async function main(): Promise<void> {
     symbols,
     queries: queryResults,
     symbolLookups,
+    knowledge,
     rg,
     serve,
     load: { start: load[0]!, max: Math.max(...load), end: load.at(-1)! },

@@ -21,7 +21,8 @@ export interface Knowledge {
 
 /** Indexes whose knowledge stays loaded: the serving one plus one being swapped in by a reindex. */
 const CACHED_INDEXES = 2;
-const cache = new Map<string, Promise<Knowledge>>();
+/** Per store, then per index: a store closed and reopened (tests, benchmarks) never serves another's loaded rows. */
+const caches = new WeakMap<object, Map<string, Promise<Knowledge>>>();
 
 async function load(ctx: QueryContext): Promise<Knowledge> {
   const { graph, ownership } = await ctx.store.getKnowledge(ctx.index.id);
@@ -43,10 +44,12 @@ async function load(ctx: QueryContext): Promise<Knowledge> {
 
 export function knowledgeOf(ctx: QueryContext): Promise<Knowledge> {
   const key = ctx.index.id;
+  let cache = caches.get(ctx.store);
+  if (!cache) caches.set(ctx.store, (cache = new Map()));
   let k = cache.get(key);
   if (!k) {
     k = load(ctx);
-    k.catch(() => cache.delete(key));
+    k.catch(() => cache!.delete(key));
     cache.set(key, k);
     while (cache.size > CACHED_INDEXES) cache.delete(cache.keys().next().value!);
   }

@@ -1,0 +1,305 @@
+/**
+ * In-process latency of the knowledge tools and resources, through the same path an MCP call takes, like
+ * measure-queries.ts does for `search_code`, run in a child process of its own (knowledge-child.ts): the index's
+ * knowledge is loaded once per process and kept, and find_symbol loads it too, so in the bench's own process the
+ * cold figures would depend on what ran before (and the kept knowledge would still read through the store that
+ * find_symbol's measurement closed).
+ * - the resources `repo://map`, `repo://build-graph` and `repo://risk-map`, read first: each one's first read in
+ *   the process is its cold figure (the very first, `repo://map`, also loads the index's knowledge: build graph,
+ *   CODEOWNERS rules, the document list), then `passes` timed warm reads;
+ * - `find_related_tests` and `get_ownership` over fixed lists: one untimed warm-up pass (the first lookup loads
+ *   the list of test files), then `passes` timed passes.
+ * Every envelope with ok=false, timed or not, is recorded as an error (tool, category, message, how often); for an
+ * internal error the message is the logged exception's, which the envelope only names by correlation id.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import type { Envelope } from "../src/mcp/envelope.js";
+import type { Logger } from "../src/log.js";
+import { REPO_ROOT, loadRepoInfo, loadResources, loadRunTool, loadSchema, loadSqliteStore, loadTools } from "./dist.js";
+import { KNOWLEDGE_RESOURCE_URIS, relatedTestsArgs, type OwnershipLookup, type RelatedTestsLookup } from "./queries.js";
+import { timeCalls } from "./time-calls.js";
+
+export interface KnowledgeError {
+  /** The tool or resource, and the lookup's label. */
+  call: string;
+  category: string;
+  /** The envelope's message; for an internal error, the exception the server logged (name, message, first frame). */
+  message: string;
+  /** Envelopes with this error (warm-up and timed passes). */
+  count: number;
+}
+
+export interface RelatedTestsOutcome {
+  ok: boolean;
+  /** Tests returned, and how many of them with high / medium / low confidence. */
+  tests: number;
+  high: number;
+  medium: number;
+  low: number;
+  /** Tests related before the result cut (stats.candidates). */
+  candidates: number;
+  truncated: boolean;
+  warnings: string[];
+  /** The error category when ok is false. */
+  error?: string;
+}
+
+export interface RelatedTestsTiming {
+  lookup: RelatedTestsLookup;
+  /** The untimed warm-up call (the first lookup's includes loading the test-file list). */
+  firstMs: number;
+  samplesMs: number[];
+  outcome: RelatedTestsOutcome;
+}
+
+export interface OwnershipOutcome {
+  ok: boolean;
+  paths: number;
+  /** Paths a CODEOWNERS rule owns (not `unowned`). */
+  owned: number;
+  warnings: string[];
+  /** The error category when ok is false. */
+  error?: string;
+}
+
+export interface OwnershipTiming {
+  lookup: OwnershipLookup;
+  samplesMs: number[];
+  outcome: OwnershipOutcome;
+}
+
+export interface ResourceOutcome {
+  ok: boolean;
+  /** What the read returned, in a fixed order per resource (files, modules, hints per risk category...). */
+  counts: Record<string, number>;
+  truncated: boolean;
+  warnings: string[];
+  /** The error category when ok is false. */
+  error?: string;
+}
+
+export interface ResourceTiming {
+  uri: string;
+  /** The first read of this resource in the process. */
+  coldMs: number;
+  samplesMs: number[];
+  outcome: ResourceOutcome;
+}
+
+export interface KnowledgeMeasurement {
+  passes: number;
+  resources: ResourceTiming[];
+  relatedTests: RelatedTestsTiming[];
+  ownership: OwnershipTiming[];
+  errors: KnowledgeError[];
+}
+
+const num = (v: unknown): number => (typeof v === "number" ? v : 0);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+/** A failed envelope's error category (its message is in KnowledgeMeasurement.errors). */
+const errorOf = (e: Envelope): string | undefined => (e.ok ? undefined : String(obj(e.data.error).category ?? "unknown"));
+
+function relatedTestsOutcome(e: Envelope): RelatedTestsOutcome {
+  const tests = arr(e.data.tests).map(obj);
+  const count = (c: string): number => tests.filter((t) => t.confidence === c).length;
+  const error = errorOf(e);
+  return {
+    ok: e.ok,
+    tests: tests.length,
+    high: count("high"),
+    medium: count("medium"),
+    low: count("low"),
+    candidates: num(obj(e.data.stats).candidates),
+    truncated: e.truncated,
+    warnings: e.warnings.map((w) => w.code),
+    ...(error ? { error } : {}),
+  };
+}
+
+function ownershipOutcome(e: Envelope): OwnershipOutcome {
+  const paths = arr(e.data.paths).map(obj);
+  const error = errorOf(e);
+  return {
+    ok: e.ok,
+    paths: paths.length,
+    owned: paths.filter((p) => p.unowned === false).length,
+    warnings: e.warnings.map((w) => w.code),
+    ...(error ? { error } : {}),
+  };
+}
+
+/** The figures that show a resource read did something. */
+function resourceCounts(uri: string, data: Record<string, unknown>): Record<string, number> {
+  if (uri === "repo://map") {
+    const m = obj(data.map);
+    return {
+      "indexed files": num(obj(m.files).indexed),
+      languages: arr(m.languages).length,
+      "modules listed": arr(m.modules).length,
+      entrypoints: arr(m.entrypoints).length,
+      docs: num(obj(m.docs).total),
+    };
+  }
+  if (uri === "repo://build-graph") {
+    const g = obj(data.buildGraph);
+    return {
+      modules: num(g.moduleCount),
+      edges: arr(g.edges).length,
+      "build systems": arr(g.buildSystems).length,
+      "manifest warnings": arr(g.warnings).length,
+    };
+  }
+  if (uri === "repo://risk-map") {
+    const categories = arr(obj(data.riskMap).categories).map(obj);
+    const counts: Record<string, number> = { hints: categories.reduce((n, c) => n + num(c.total), 0) };
+    for (const c of categories) counts[String(c.category)] = num(c.total);
+    return counts;
+  }
+  return {};
+}
+
+function resourceOutcome(uri: string, e: Envelope): ResourceOutcome {
+  const error = errorOf(e);
+  return {
+    ok: e.ok,
+    counts: e.ok ? resourceCounts(uri, e.data) : {},
+    truncated: e.truncated,
+    warnings: e.warnings.map((w) => w.code),
+    ...(error ? { error } : {}),
+  };
+}
+
+/** Exceptions logged with their correlation id (an internal error's envelope carries only the id); no output. */
+function capturingLogger(): { logger: Logger; detail(correlationId: string): string | undefined } {
+  const details = new Map<string, string>();
+  return {
+    logger: {
+      log(level, _message, fields) {
+        if (level !== "error" || typeof fields?.correlationId !== "string") return;
+        const e = fields.error;
+        if (e !== null && typeof e === "object") {
+          const { name, message, stack } = e as { name?: unknown; message?: unknown; stack?: unknown };
+          const frame = typeof stack === "string" ? stack.split("\n").find((l) => l.trimStart().startsWith("at "))?.trim() : undefined;
+          details.set(fields.correlationId, `${String(name)}: ${String(message)}${frame ? ` (${frame})` : ""}`);
+        } else details.set(fields.correlationId, String(e));
+      },
+    },
+    detail: (id) => details.get(id),
+  };
+}
+
+/** A call and its own wall time, so a warm-up (cold) call is timed too. */
+async function timed(call: () => Promise<Envelope>): Promise<{ envelope: Envelope; ms: number }> {
+  const started = performance.now();
+  const envelope = await call();
+  return { envelope, ms: performance.now() - started };
+}
+
+export async function measureKnowledge(
+  root: string,
+  dbPath: string,
+  relatedLookups: readonly RelatedTestsLookup[],
+  ownershipLookups: readonly OwnershipLookup[],
+  passes: number,
+): Promise<KnowledgeMeasurement> {
+  const [{ runTool }, { findTool }, { RESOURCES }, { SqliteStore }, { defaultReadPolicy }, { currentHead }] = await Promise.all([
+    loadRunTool(),
+    loadTools(),
+    loadResources(),
+    loadSqliteStore(),
+    loadSchema(),
+    loadRepoInfo(),
+  ]);
+  const relatedTool = findTool("find_related_tests");
+  if (!relatedTool) throw new Error("find_related_tests tool not found");
+  const ownershipTool = findTool("get_ownership");
+  if (!ownershipTool) throw new Error("get_ownership tool not found");
+  const resources = KNOWLEDGE_RESOURCE_URIS.map((uri) => {
+    const r = RESOURCES.find((x) => x.uri === uri);
+    if (!r) throw new Error(`resource ${uri} not found`);
+    return r;
+  });
+
+  const errors = new Map<string, KnowledgeError>();
+  const captured = capturingLogger();
+  const note = (call: string, e: Envelope): Envelope => {
+    if (e.ok) return e;
+    const d = obj(e.data.error);
+    const category = typeof d.category === "string" ? d.category : "unknown";
+    const logged = typeof d.correlationId === "string" ? captured.detail(d.correlationId) : undefined;
+    const message = logged ?? (typeof d.message === "string" ? d.message : JSON.stringify(e.data.error)).replace(/correlation id [0-9a-f-]+/i, "correlation id …");
+    const key = `${call}\u0000${category}\u0000${message}`;
+    const seen = errors.get(key);
+    if (seen) seen.count += 1;
+    else errors.set(key, { call, category, message, count: 1 });
+    return e;
+  };
+
+  const head = await currentHead(root);
+  const store = SqliteStore.open(dbPath);
+  const deps = { store, root, policy: defaultReadPolicy(), logger: captured.logger, readHead: async () => head };
+  try {
+    // Resources first: nothing earlier in the process has loaded the index's knowledge.
+    const resourceRuns = await timeCalls(resources, passes, (r) => timed(async () => note(r.uri, await runTool(r.reader, {}, deps))));
+    const relatedRuns = await timeCalls(relatedLookups, passes, (l) =>
+      timed(async () => note(`find_related_tests ${l.label}`, await runTool(relatedTool, relatedTestsArgs(l), deps))),
+    );
+    const ownershipRuns = await timeCalls(ownershipLookups, passes, async (l) =>
+      note(`get_ownership ${l.label}`, await runTool(ownershipTool, { paths: l.paths }, deps)),
+    );
+    return {
+      passes,
+      resources: resourceRuns.map((t) => ({
+        uri: t.item.uri,
+        coldMs: t.warmup.ms,
+        samplesMs: t.samplesMs,
+        outcome: resourceOutcome(t.item.uri, t.warmup.envelope),
+      })),
+      relatedTests: relatedRuns.map((t) => ({
+        lookup: t.item,
+        firstMs: t.warmup.ms,
+        samplesMs: t.samplesMs,
+        outcome: relatedTestsOutcome(t.warmup.envelope),
+      })),
+      ownership: ownershipRuns.map((t) => ({ lookup: t.item, samplesMs: t.samplesMs, outcome: ownershipOutcome(t.warmup) })),
+      errors: [...errors.values()],
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+export interface KnowledgeChildInput {
+  root: string;
+  dbPath: string;
+  relatedLookups: readonly RelatedTestsLookup[];
+  ownershipLookups: readonly OwnershipLookup[];
+  passes: number;
+}
+
+/** Run with the TypeScript loader the bench itself runs under (no memory is measured there). */
+const CHILD_SCRIPT = join(REPO_ROOT, "bench", "knowledge-child.ts");
+
+/** measureKnowledge in a fresh process (see the top of this file); its stderr goes to the bench's. */
+export async function measureKnowledgeInChild(input: KnowledgeChildInput): Promise<KnowledgeMeasurement> {
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD_SCRIPT, JSON.stringify(input)], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let stdout = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (c) => resolve(c));
+  });
+  if (code !== 0) throw new Error(`knowledge child exited with ${code}`);
+  const line = stdout.trim().split("\n").at(-1);
+  if (!line) throw new Error("knowledge child printed no result");
+  return JSON.parse(line) as KnowledgeMeasurement;
+}
