@@ -1,5 +1,6 @@
 import { ConfigError, defaultStorePath, loadOperatorConfig, resolveRoot } from "../config/resolve.js";
 import type { OperatorConfig, ReadPolicy } from "../config/schema.js";
+import { overlayProvider } from "../indexer/overlay.js";
 import { currentHead } from "../indexer/repo-info.js";
 import { dirname, join } from "node:path";
 import { createLogger, type Logger } from "../log.js";
@@ -66,6 +67,7 @@ export async function serverDeps(s: Setup): Promise<ServerDeps> {
     operator: s.operator,
     logger: s.logger,
     readHead: cachedHeadReader(s.root),
+    overlay: overlayProvider(s.root, s.store, s.policy.maxIndexedFileBytes),
     audit: createAuditSink({ store: s.store, jsonlFile: auditFile(s.storePath), preview: s.policy.auditPreview, logger: s.logger }),
   };
 }

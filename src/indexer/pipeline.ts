@@ -159,6 +159,11 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
 /** Extraction outcomes worth keeping: a failure or timeout is retried by the next build instead. */
 const REUSABLE_STATUSES: ReadonlySet<string> = new Set(["ok", "syntax_errors", "no_grammar", "skipped"]);
 
+/** Symbols and references of one file outside a build (the working-tree overlay), by the same rules as a build. */
+export function extractFileSymbols(row: FileInput, pool: ExtractionPool): Promise<FileInput> {
+  return withSymbols(row, pool, null);
+}
+
 async function withSymbols(
   row: FileInput,
   pool: ExtractionPool,

@@ -1,6 +1,7 @@
 import type { OperatorConfig, ReadPolicy } from "../config/schema.js";
 import type { Logger } from "../log.js";
-import type { Store } from "../store/store.js";
+import type { WorkingTreeOverlay } from "../indexer/overlay.js";
+import type { IndexRow, Store } from "../store/store.js";
 import type { AuditSink } from "./audit.js";
 
 /** Everything a server needs, injected: no module-level state. */
@@ -18,6 +19,11 @@ export interface ServerDeps {
   readHead: () => Promise<string | null>;
   /** Where each tool call is recorded; absent means no audit (tests that do not look at it). */
   audit?: AuditSink;
+  /**
+   * The working tree over the ready index (edited, new and deleted files), served fresh from disk; absent means
+   * answers come from the index alone, with `file_changed_since_index` warnings for files that changed.
+   */
+  overlay?: (index: IndexRow) => Promise<WorkingTreeOverlay>;
   /** Wrap documentation and flagged text in the safe wrapper (default true; the CLI prints raw text). */
   wrapText?: boolean;
   /** Injectable clock for audit timestamps and latency. */

@@ -4,6 +4,7 @@ import type { Warning } from "../query/context.js";
 import { QueryError } from "../query/errors.js";
 import { changedSinceIndex } from "../query/freshness.js";
 import { INSTRUCTION_LIKE_WARNING, projectData, projectEvidence } from "../policy/projection.js";
+import { OverlayStore } from "../store/overlay-store.js";
 import type { IndexRow } from "../store/store.js";
 import type { CallMeta } from "./audit.js";
 import type { ServerDeps } from "./deps.js";
@@ -84,9 +85,20 @@ async function execute(def: ToolDefinition, args: Record<string, unknown>, deps:
   try {
     index = await readyIndex(deps);
     const warnings = await freshnessWarnings(index, deps);
-    const ctx = { store: deps.store, index, policy: deps.policy };
+    const overlay = deps.overlay ? await deps.overlay(index) : null;
+    const live = overlay && (overlay.changed.size > 0 || overlay.deleted.size > 0) ? new OverlayStore(deps.store, overlay) : null;
+    const ctx = { store: live ?? deps.store, index, policy: deps.policy };
     const out = await def.handler(args, ctx, deps);
-    const changed = await changedSinceIndex(ctx, deps.root, out.evidence.map((e) => e.path));
+    const fromDisk = new Set(out.evidence.map((e) => e.path).filter((p) => live?.isOverlaid(p)));
+    if (fromDisk.size > 0) {
+      const shown = [...fromDisk].slice(0, MAX_CHANGED_LISTED).join(", ");
+      warnings.push({
+        code: "working_tree_overlay",
+        message: `${fromDisk.size} file(s) in this result are read from the working tree, not the indexed commit (${shown}${fromDisk.size > MAX_CHANGED_LISTED ? ", …" : ""})`,
+      });
+    }
+    const baseCtx = { store: deps.store, index, policy: deps.policy };
+    const changed = await changedSinceIndex(baseCtx, deps.root, out.evidence.map((e) => e.path).filter((p) => !fromDisk.has(p)));
     if (changed.length > 0) {
       const shown = changed.slice(0, MAX_CHANGED_LISTED).join(", ");
       warnings.push({
@@ -108,10 +120,10 @@ async function execute(def: ToolDefinition, args: Record<string, unknown>, deps:
       repoId: index.repoId,
       baseCommit: index.baseCommit,
       indexVersion: index.indexVersion,
-      freshness: out.freshness ?? "base_commit",
+      freshness: out.freshness ?? (fromDisk.size > 0 ? "working_tree" : "base_commit"),
       warnings: projectData([...warnings, ...out.warnings], out.labels).value,
       data: data.value,
-      evidence: projectEvidence(out.evidence, index, out.labels, new Set(data.flagged)),
+      evidence: projectEvidence(out.evidence, index, out.labels, new Set(data.flagged), fromDisk),
       truncated: out.truncated,
     };
   } catch (err) {

@@ -6,6 +6,8 @@ import { redactText } from "./redact.js";
 import { wrapUntrusted } from "./wrapper.js";
 
 export interface Evidence extends EvidenceDraft {
+  /** Only for evidence read from the working tree instead of the indexed commit. */
+  freshness?: "working_tree";
   commitSha: string | null;
   indexVersion: string | null;
   trustLevel: TrustLevel;
@@ -44,12 +46,15 @@ export function projectEvidence(
   labels: Map<string, LabelInput>,
   /** Paths whose returned text was flagged as instruction-like (from projectData): their evidence says so too. */
   flagged: ReadonlySet<string> = new Set(),
+  /** Paths answered from the working tree: no commit holds those bytes. */
+  workingTree: ReadonlySet<string> = new Set(),
 ): Evidence[] {
   return drafts.map((d) => ({
     ...d,
     // A file may be named after a secret: the path is redacted like any other text (after its label is looked up).
     path: redactText(d.path).text,
-    commitSha: index?.baseCommit ?? null,
+    ...(workingTree.has(d.path) ? { freshness: "working_tree" as const } : {}),
+    commitSha: workingTree.has(d.path) ? null : (index?.baseCommit ?? null),
     indexVersion: index?.indexVersion ?? null,
     trustLevel: flagged.has(d.path) ? "repo_documentation_untrusted_instruction" : labelFor(d.path, labels),
   }));

@@ -24,7 +24,9 @@ const CACHED_INDEXES = 2;
 /** Per store, then per index: a store closed and reopened (tests, benchmarks) never serves another's loaded rows. */
 const caches = new WeakMap<object, Map<string, Promise<Knowledge>>>();
 
-async function load(ctx: QueryContext): Promise<Knowledge> {
+async function load(view: QueryContext): Promise<Knowledge> {
+  // Lazy readers outlive this call: they read the index itself, never a per-call working-tree view.
+  const ctx = { ...view, store: (view.store as { base?: QueryContext["store"] }).base ?? view.store };
   const { graph, ownership } = await ctx.store.getKnowledge(ctx.index.id);
   const matcher = createOwnershipMatcher(ownership.rules);
   let tests: Promise<FileRow[]> | null = null;
@@ -44,8 +46,10 @@ async function load(ctx: QueryContext): Promise<Knowledge> {
 
 export function knowledgeOf(ctx: QueryContext): Promise<Knowledge> {
   const key = ctx.index.id;
-  let cache = caches.get(ctx.store);
-  if (!cache) caches.set(ctx.store, (cache = new Map()));
+  // An overlay view is made per call: its index knowledge is the base store's.
+  const owner = (ctx.store as { base?: object }).base ?? ctx.store;
+  let cache = caches.get(owner);
+  if (!cache) caches.set(owner, (cache = new Map()));
   let k = cache.get(key);
   if (!k) {
     k = load(ctx);

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { defaultReadPolicy } from "../src/config/schema.js";
+import { sha256 } from "../src/indexer/inventory.js";
+import { overlayProvider } from "../src/indexer/overlay.js";
+import { buildIndex } from "../src/indexer/pipeline.js";
+import { currentHead } from "../src/indexer/repo-info.js";
+import { silentLogger } from "../src/log.js";
+import type { Envelope } from "../src/mcp/envelope.js";
+import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
+import { openClient } from "./helpers/harness.js";
+
+const PKG = "services/pricing/src/main/java/com/acme/pricing";
+const SERVICE = `${PKG}/QuoteService.java`;
+const BATCH = `${PKG}/QuoteBatchJob.java`;
+const NEW_FILE = `${PKG}/QuoteAudit.java`;
+
+interface Group {
+  path: string;
+  contentHash: string;
+  hits: { startLine: number; matchLine: number; snippet: string }[];
+}
+interface SymbolHit {
+  path: string;
+  startLine: number;
+  qualifiedName?: string;
+  contentHash: string;
+}
+
+describe("working-tree overlay: edited, new and deleted files answer from disk", () => {
+  let repo: BuiltRepo;
+  let dir: string;
+  let store: SqliteStore;
+  let client: Client;
+  let clock = 0;
+  const call = async (name: string, args: Record<string, unknown>) => {
+    clock += 5000; // past the overlay's cache, so each call sees the work tree as it is now
+    const res = await client.callTool({ name, arguments: args });
+    return JSON.parse((res.content as { text: string }[])[0]!.text) as Envelope;
+  };
+
+  before(async () => {
+    repo = buildGoldenRepo();
+    dir = mkdtempSync(join(tmpdir(), "repoctx-overlay-"));
+    store = SqliteStore.open(join(dir, "index.db"));
+    const built = await buildIndex({ root: repo.root, store, maxFileBytes: 1 << 20 });
+    const root = built.repo.rootPath;
+    client = await openClient({
+      store,
+      root,
+      policy: defaultReadPolicy(),
+      logger: silentLogger,
+      readHead: () => currentHead(root),
+      overlay: overlayProvider(root, store, 1 << 20, () => clock),
+    });
+  });
+  after(async () => {
+    await client.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  test("before any edit, answers come from the indexed commit", async () => {
+    const env = await call("search_code", { query: "isQuoteExpired" });
+    assert.equal(env.freshness, "base_commit");
+    assert.ok(env.evidence.every((e) => e.commitSha === repo.commit && (e as { freshness?: string }).freshness === undefined));
+    assert.ok(!env.warnings.some((w) => w.code === "working_tree_overlay"));
+  });
+
+  test("an uncommitted edit is searchable and its new method is a symbol, labelled working_tree with its own hash", async () => {
+    const path = join(repo.root, SERVICE);
+    const edited = readFileSync(path, "utf8").replace(
+      "    private BigDecimal unitPrice(",
+      "    public BigDecimal quoteWithTax(String sku, int quantity) {\n        return quote(sku, quantity).multiply(new BigDecimal(\"1.2\"));\n    }\n\n    private BigDecimal unitPrice(",
+    );
+    writeFileSync(path, edited);
+    const env = await call("search_code", { query: "quoteWithTax", mode: "lexical" });
+    assert.equal(env.ok, true);
+    assert.equal(env.freshness, "working_tree");
+    const groups = env.data.results as Group[];
+    assert.deepEqual(
+      groups.map((g) => g.path),
+      [SERVICE],
+    );
+    assert.equal(groups[0]!.contentHash, sha256(edited));
+    assert.equal(groups[0]!.hits[0]!.matchLine, 21);
+    const ev = env.evidence.find((e) => e.path === SERVICE)!;
+    assert.equal(ev.commitSha, null);
+    assert.equal((ev as { freshness?: string }).freshness, "working_tree");
+    assert.ok(env.warnings.some((w) => w.code === "working_tree_overlay" && w.message.includes(SERVICE)));
+    assert.ok(!env.warnings.some((w) => w.code === "file_changed_since_index"), "served fresh, so not stale");
+
+    const sym = await call("find_symbol", { symbol: "QuoteService#quoteWithTax" });
+    const hits = sym.data.hits as SymbolHit[];
+    assert.deepEqual(
+      hits.map((h) => [h.path, h.startLine, h.qualifiedName]),
+      [[SERVICE, 21, "com.acme.pricing.QuoteService#quoteWithTax"]],
+    );
+    // A method after the insertion moved: the overlay has its new line, not the indexed one.
+    const moved = await call("find_symbol", { symbol: "QuoteService#unitPrice" });
+    assert.equal((moved.data.hits as SymbolHit[])[0]!.startLine, 25);
+  });
+
+  test("a new file not yet indexed is found; a deleted file is gone", async () => {
+    writeFileSync(join(repo.root, NEW_FILE), "package com.acme.pricing;\n\npublic class QuoteAudit {\n    public void record(String sku) {}\n}\n");
+    unlinkSync(join(repo.root, BATCH));
+    const found = await call("find_symbol", { symbol: "QuoteAudit" });
+    assert.deepEqual(
+      (found.data.hits as SymbolHit[]).map((h) => [h.path, h.startLine]),
+      [[NEW_FILE, 3]],
+    );
+    assert.equal(found.freshness, "working_tree");
+    const gone = await call("search_code", { query: "repriceAll", mode: "lexical" });
+    assert.deepEqual(gone.data.results, []);
+    const calls = await call("find_symbol", { symbol: "QuoteService#quote", intent: "call_sites" });
+    assert.ok(!(calls.data.hits as SymbolHit[]).some((h) => h.path === BATCH), "call sites in a deleted file are gone");
+    const slice = await call("get_file_slice", { path: NEW_FILE });
+    assert.equal(slice.ok, true);
+    assert.equal((slice.data.slice as { contentHash: string }).contentHash, sha256(readFileSync(join(repo.root, NEW_FILE))));
+  });
+
+  test("files the agent did not touch still answer from the index", async () => {
+    const env = await call("search_code", { query: "getQuote", mode: "lexical", paths: ["web/**"] });
+    assert.equal(env.freshness, "base_commit");
+    assert.ok(env.evidence.length > 0 && env.evidence.every((e) => e.commitSha === repo.commit));
+  });
+});
