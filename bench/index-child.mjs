@@ -98,6 +98,9 @@ async function main() {
     peakRssBytes,
     storeBeforeClose,
     maxFileBytes,
+    buildMs: result.stats.durationMs,
+    extractedFiles: result.stats.extractedFiles ?? 0,
+    reusedFiles: result.stats.reusedFiles ?? 0,
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }

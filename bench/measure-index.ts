@@ -1,6 +1,6 @@
 /** Full index build in a child process (fresh store), with the child's own peak RSS and the store's size. */
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { REPO_ROOT } from "./dist.js";
 import { storeBytes } from "./stats.js";
@@ -38,6 +38,10 @@ export interface IndexChildResult {
   /** Store files right after publishing, before the connection closes (the WAL still present). */
   storeBeforeClose: StoreFiles;
   maxFileBytes: number;
+  /** The build's own duration (stats.durationMs: before publish) and how many files it parsed or reused. */
+  buildMs?: number;
+  extractedFiles?: number;
+  reusedFiles?: number;
 }
 
 export interface IndexMeasurement extends IndexChildResult {
@@ -57,6 +61,36 @@ export interface IndexRunOptions {
 export async function measureIndex(root: string, dbPath: string, opts: IndexRunOptions = {}): Promise<IndexMeasurement> {
   mkdirSync(dirname(dbPath), { recursive: true });
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+  return runIndexChild(root, dbPath, opts);
+}
+
+export interface IncrementalMeasurement {
+  path: string;
+  /** One line appended to the file, then reindexed; then the file restored and reindexed again. */
+  runs: { label: string; wallMs: number; buildMs: number; extractedFiles: number; reusedFiles: number; peakRssBytes: number }[];
+}
+
+/**
+ * One-file incremental reindex, twice: after appending a line to `relPath`, and after restoring it (which also
+ * leaves the store matching the corpus again). Each run is a real build into the existing store, in a child.
+ */
+export async function measureIncremental(root: string, dbPath: string, relPath: string): Promise<IncrementalMeasurement> {
+  const file = join(root, relPath);
+  const original = readFileSync(file);
+  const runs: IncrementalMeasurement["runs"] = [];
+  const record = (label: string, m: IndexChildResult) =>
+    runs.push({ label, wallMs: m.wallMs, buildMs: m.buildMs ?? m.wallMs, extractedFiles: m.extractedFiles ?? 0, reusedFiles: m.reusedFiles ?? 0, peakRssBytes: m.peakRssBytes });
+  try {
+    writeFileSync(file, Buffer.concat([original, Buffer.from("\n/* repoctx bench: one-line change */\n")]));
+    record("one line appended", await runIndexChild(root, dbPath, {}));
+  } finally {
+    writeFileSync(file, original);
+  }
+  record("restored", await runIndexChild(root, dbPath, {}));
+  return { path: relPath, runs };
+}
+
+async function runIndexChild(root: string, dbPath: string, opts: IndexRunOptions): Promise<IndexMeasurement> {
   const nodeArgs = opts.cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProfileDir] : [];
   const child = spawn(process.execPath, [...nodeArgs, CHILD_SCRIPT, root, dbPath], {
     cwd: REPO_ROOT,

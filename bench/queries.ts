@@ -141,6 +141,13 @@ export function describeLookup(l: SymbolLookup): string {
   return `${l.intent} ${l.symbol}${flags.length > 0 ? ` [${flags.join("; ")}]` : ""}`;
 }
 
+/** The file the freshness measurements edit (and restore): one incremental reindex, one overlay build. */
+export function freshnessFilesFor(corpus: CorpusName): { incremental: string; overlay: string } {
+  return corpus === "linux"
+    ? { incremental: "kernel/fork.c", overlay: "kernel/sched/core.c" }
+    : { incremental: "commander/lib/command.js", overlay: "commander/lib/command.js" };
+}
+
 export function queriesFor(corpus: CorpusName): readonly BenchQuery[] {
   return corpus === "linux" ? LINUX_QUERIES : NODE_MODULES_QUERIES;
 }

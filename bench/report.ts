@@ -4,6 +4,8 @@ import type { Corpus } from "./corpus.js";
 import type { MachineInfo } from "./machine.js";
 import type { IndexMeasurement } from "./measure-index.js";
 import type { KnowledgeMeasurement } from "./measure-knowledge.js";
+import type { IncrementalMeasurement } from "./measure-index.js";
+import type { OverlayMeasurement } from "./overlay.js";
 import type { QueryMeasurement } from "./measure-queries.js";
 import type { RgMeasurement } from "./measure-rg.js";
 import type { ServeMeasurement } from "./measure-serve.js";
@@ -20,6 +22,7 @@ export const TARGETS = {
   symbolP50Ms: 10,
   symbolP95Ms: 50,
   serveRssBytes: 250 * MIB,
+  incrementalMs: 200,
 } as const;
 
 const MS_PER_S = 1000;
@@ -39,6 +42,8 @@ export interface BenchResults {
   symbols: SymbolStoreFigures;
   queries: QueryMeasurement;
   symbolLookups: SymbolLookupMeasurement;
+  /** Time until an edit answers: through the working-tree overlay, and by a one-file incremental reindex. */
+  freshness?: { overlay: OverlayMeasurement; incremental: IncrementalMeasurement };
   /** find_related_tests, get_ownership and the knowledge resources (no targets). */
   knowledge: KnowledgeMeasurement;
   rg: RgMeasurement;
@@ -164,6 +169,29 @@ function symbolLookupRows(r: BenchResults): Row[] {
   ];
 }
 
+/** Freshness: the one-file incremental reindex (target) and the overlay that answers until it is done. */
+function freshnessRows(r: BenchResults): Row[] {
+  const f = r.freshness;
+  if (!f) return [];
+  const rows: Row[] = f.incremental.runs.map((run, i) => ({
+    metric: i === 0 ? `one-file incremental reindex (${f.incremental.path}, ${run.label})` : `  same file, ${run.label}`,
+    value: `${fmtMs(run.wallMs)} wall (build ${fmtMs(run.buildMs)}), ${fmtInt(run.extractedFiles)} file(s) parsed, ${fmtInt(run.reusedFiles)} reused, peak RSS ${fmtBytes(run.peakRssBytes)}`,
+    target: `<= ${TARGETS.incrementalMs} ms`,
+    met: run.wallMs <= TARGETS.incrementalMs,
+  }));
+  const o = f.overlay;
+  rows.push(
+    { metric: "working-tree overlay check, clean tree (git status)", value: fmtMs(median(o.cleanMs)), target: "", met: null },
+    {
+      metric: `edit visible: overlay build with ${o.path} edited`,
+      value: `${fmtMs(median(o.editedMs))}, then find_symbol ${fmtMs(median(o.lookupMs))} (${o.found})`,
+      target: "",
+      met: null,
+    },
+  );
+  return rows;
+}
+
 /** Knowledge tools and resources: informational, no targets. */
 function knowledgeRows(r: BenchResults): Row[] {
   const k = r.knowledge;
@@ -257,6 +285,7 @@ export function summaryRows(r: BenchResults): Row[] {
     { metric: "search_code max", value: fmtMs(max(q)), target: "", met: null },
     ...symbolLookupRows(r),
     ...knowledgeRows(r),
+    ...freshnessRows(r),
   ];
   if (r.rg.available) {
     rows.push(

@@ -13,13 +13,14 @@ import { parseArgs } from "node:util";
 import { BENCH_DIR, CORPUS_NAMES, prepareCorpus, type CorpusName } from "./corpus.js";
 import { REPO_ROOT, loadPipeline } from "./dist.js";
 import { machineInfo } from "./machine.js";
-import { measureIndex, type IndexMeasurement } from "./measure-index.js";
+import { measureIncremental, measureIndex, type IndexMeasurement } from "./measure-index.js";
+import { measureOverlay } from "./overlay.js";
 import { measureKnowledgeInChild } from "./measure-knowledge.js";
 import { measureQueries } from "./measure-queries.js";
 import { measureRg } from "./measure-rg.js";
 import { measureServe } from "./measure-serve.js";
 import { measureSymbolLookups, storeSymbolFigures, type SymbolStoreFigures } from "./measure-symbols.js";
-import { KNOWLEDGE_RESOURCE_URIS, ownershipLookupsFor, queriesFor, relatedTestLookupsFor, symbolLookupsFor } from "./queries.js";
+import { KNOWLEDGE_RESOURCE_URIS, freshnessFilesFor, ownershipLookupsFor, queriesFor, relatedTestLookupsFor, symbolLookupsFor } from "./queries.js";
 import { markdownSection, textReport, updateBenchmarksFile, type BenchResults } from "./report.js";
 
 const DEFAULT_CORPUS: CorpusName = "linux";
@@ -163,6 +164,11 @@ async function main(): Promise<void> {
   const rg = await measureRg(corpus.root, queries, opts.rgPasses, index.maxFileBytes);
   step("repoctx serve over MCP stdio: one pass of the query list");
   const serve = await measureServe(corpus.root, dbPath, queries);
+  const freshnessFiles = freshnessFilesFor(opts.corpus);
+  step(`working-tree overlay: ${freshnessFiles.overlay} edited, overlay build and find_symbol through it, then restored`);
+  const overlay = await measureOverlay(corpus.root, dbPath, freshnessFiles.overlay);
+  step(`one-file incremental reindex (child process): a line appended to ${freshnessFiles.incremental}, then the file restored`);
+  const incremental = await measureIncremental(corpus.root, dbPath, freshnessFiles.incremental);
   clearInterval(sampler);
   load.push(loadavg()[0]!);
 
@@ -179,6 +185,7 @@ async function main(): Promise<void> {
     knowledge,
     rg,
     serve,
+    freshness: { overlay, incremental },
     load: { start: load[0]!, max: Math.max(...load), end: load.at(-1)! },
   };
   process.stdout.write(`\n${textReport(results)}`);
