@@ -1,7 +1,7 @@
 /** Full index build in a child process (fresh store), with the child's own peak RSS and the store's size. */
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { runJsonChild } from "./child.js";
 import { REPO_ROOT } from "./dist.js";
 import { storeBytes } from "./stats.js";
 
@@ -92,22 +92,6 @@ export async function measureIncremental(root: string, dbPath: string, relPath: 
 
 async function runIndexChild(root: string, dbPath: string, opts: IndexRunOptions): Promise<IndexMeasurement> {
   const nodeArgs = opts.cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProfileDir] : [];
-  const child = spawn(process.execPath, [...nodeArgs, CHILD_SCRIPT, root, dbPath], {
-    cwd: REPO_ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let stdout = "";
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (c) => resolve(c));
-  });
-  if (code !== 0) throw new Error(`index child exited with ${code}`);
-  const line = stdout.trim().split("\n").at(-1);
-  if (!line) throw new Error("index child printed no result");
-  const result = JSON.parse(line) as IndexChildResult;
+  const result = await runJsonChild<IndexChildResult>([...nodeArgs, CHILD_SCRIPT, root, dbPath], "index child");
   return { ...result, storeAfterClose: storeBytes(dbPath) };
 }

@@ -12,7 +12,7 @@
  * Every envelope with ok=false, timed or not, is recorded as an error (tool, category, message, how often); for an
  * internal error the message is the logged exception's, which the envelope only names by correlation id.
  */
-import { spawn } from "node:child_process";
+import { runJsonChild } from "./child.js";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Envelope } from "../src/mcp/envelope.js";
@@ -285,21 +285,5 @@ const CHILD_SCRIPT = join(REPO_ROOT, "bench", "knowledge-child.ts");
 
 /** measureKnowledge in a fresh process (see the top of this file); its stderr goes to the bench's. */
 export async function measureKnowledgeInChild(input: KnowledgeChildInput): Promise<KnowledgeMeasurement> {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD_SCRIPT, JSON.stringify(input)], {
-    cwd: REPO_ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let stdout = "";
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (c) => resolve(c));
-  });
-  if (code !== 0) throw new Error(`knowledge child exited with ${code}`);
-  const line = stdout.trim().split("\n").at(-1);
-  if (!line) throw new Error("knowledge child printed no result");
-  return JSON.parse(line) as KnowledgeMeasurement;
+  return runJsonChild<KnowledgeMeasurement>(["--import", "tsx", CHILD_SCRIPT, JSON.stringify(input)], "knowledge child");
 }
