@@ -46,6 +46,16 @@ describe("MCP Inspector CLI", () => {
     assert.equal(env.data.results[0].hits[0].matchLine, 17);
   });
 
+  test("tools/call get_ownership and resources/read repo://build-graph", () => {
+    const out = inspector("--method", "tools/call", "--tool-name", "get_ownership", "--tool-arg", 'paths=["services/pricing/pom.xml"]');
+    const env = out.structuredContent ?? JSON.parse(out.content[0].text);
+    assert.equal(env.ok, true, JSON.stringify(env.data));
+    assert.deepEqual(env.data.paths[0].owners, ["@acme/pricing-team"]);
+    const graph = inspector("--method", "resources/read", "--uri", "repo://build-graph");
+    const modules = JSON.parse(graph.contents[0].text).data.buildGraph.modules.map((m: { name: string }) => m.name);
+    assert.ok(modules.includes("pricing-api"), modules.join(", "));
+  });
+
   test("resources/read repo://map", () => {
     const out = inspector("--method", "resources/read", "--uri", "repo://map");
     assert.equal(JSON.parse(out.contents[0].text).data.map.repoId, "acme/pricing-service");

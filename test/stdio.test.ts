@@ -49,6 +49,20 @@ describe("the built server over stdio", () => {
       assert.equal((schemaErr.structuredContent as { data: { error: { category: string } } }).data.error.category, "invalid_input");
       const map = await client.readResource({ uri: "repo://map" });
       assert.equal(JSON.parse((map.contents[0] as { text: string }).text).data.map.repoId, "acme/pricing-service");
+      // The repository-knowledge and trust-boundary tools, end to end over stdio.
+      const tests = await client.callTool({ name: "find_related_tests", arguments: { changedPaths: ["services/pricing/src/main/java/com/acme/pricing/QuoteService.java"] } });
+      const t = (tests.structuredContent as { data: { tests: { path: string; testCommandHint: string }[] } }).data.tests[0]!;
+      assert.equal(t.testCommandHint, "./mvnw -pl services/pricing -Dtest=QuoteServiceTest test");
+      const owners = await client.callTool({ name: "get_ownership", arguments: { paths: ["web/src/quote.ts"] } });
+      assert.deepEqual((owners.structuredContent as { data: { paths: { owners: string[] }[] } }).data.paths[0]!.owners, ["@acme/frontend"]);
+      const ins = await client.callTool({ name: "get_instructions", arguments: { paths: ["web/src/quote.ts"] } });
+      assert.equal((ins.structuredContent as { data: { instructions: { outcome: string } } }).data.instructions.outcome, "ok");
+      for (const uri of ["repo://build-graph", "repo://ownership", "repo://risk-map", "repo://instructions", "repo://docs/README.md"]) {
+        const r = await client.readResource({ uri });
+        assert.equal(JSON.parse((r.contents[0] as { text: string }).text).ok, true, uri);
+      }
+      const missingTask = await client.callTool({ name: "get_task_context", arguments: { taskId: "TASK-1" } });
+      assert.equal((missingTask.structuredContent as { data: { error: { category: string } } }).data.error.category, "not_found", "no task source configured");
     } finally {
       await client.close();
     }
