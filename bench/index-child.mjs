@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Child process of the bench: one full index build, so the peak RSS it reports is the indexer's own.
+ * Child process of the bench: one index build (into an empty store: a full build; else as `repoctx index` does), so the peak RSS it reports is the indexer's own.
  * Plain JavaScript on purpose: run under `node` alone, without the TypeScript loader the rest of the bench uses
  * (that loader adds about 80 MiB of RSS, which would be charged to the indexer). Types are checked via JSDoc.
  * Usage: node bench/index-child.mjs <root> <store.db>. Prints one JSON line (IndexChildResult) on stdout.
@@ -45,7 +45,7 @@ async function main() {
   const [root, dbPath] = process.argv.slice(2);
   if (!root || !dbPath) throw new Error("usage: index-child.mjs <root> <store.db>");
   /** @type {[typeof import("../src/indexer/pipeline.js"), typeof import("../src/store/sqlite/sqlite-store.js"), typeof import("../src/config/schema.js")]} */
-  const [{ buildIndex }, { SqliteStore }, { defaultReadPolicy }] = await Promise.all([
+  const [{ buildIndex, updateIndex }, { SqliteStore }, { defaultReadPolicy }] = await Promise.all([
     import(new URL("indexer/pipeline.js", DIST).href),
     import(new URL("store/sqlite/sqlite-store.js", DIST).href),
     import(new URL("config/schema.js", DIST).href),
@@ -60,7 +60,7 @@ async function main() {
   // "setup" is repository inspection (git rev-parse/status) before the pipeline reports its first phase.
   let phase = "setup";
   let phaseStart = started;
-  const result = await buildIndex({
+  const options = {
     root,
     store,
     maxFileBytes,
@@ -71,7 +71,9 @@ async function main() {
       phase = p.phase;
       phaseStart = now;
     },
-  });
+  };
+  // As `repoctx index` does: a store with a ready index is updated in place when few files changed.
+  const result = (await updateIndex(options)) ?? (await buildIndex(options));
   const wallMs = performance.now() - started;
   const summary = await store.summarize(result.indexId);
   const storeBeforeClose = storeFiles(dbPath);

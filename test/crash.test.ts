@@ -26,7 +26,8 @@ const PROBES: [string, Record<string, unknown>][] = [
 ];
 
 function runIndex(root: string, store: string): { child: ReturnType<typeof spawn>; done: Promise<number | null> } {
-  const child = spawn(process.execPath, [CLI, "index", root, "--store", store, "--quiet"], { stdio: "ignore" });
+  // --full: every run is a real build (an unchanged tree would otherwise be a no-op in-place update).
+  const child = spawn(process.execPath, [CLI, "index", root, "--store", store, "--quiet", "--full"], { stdio: "ignore" });
   const done = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return { child, done };
 }

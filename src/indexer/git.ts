@@ -51,3 +51,20 @@ export async function gitTextOrNull(cwd: string, args: string[]): Promise<string
 export async function isGitWorkTree(dir: string): Promise<boolean> {
   return (await gitTextOrNull(dir, ["rev-parse", "--is-inside-work-tree"])) === "true";
 }
+
+/** Paths git reports as differing from HEAD (staged, unstaged, untracked, deleted); null when git cannot say. */
+export async function gitStatusPaths(root: string): Promise<string[] | null> {
+  const status = await runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]).catch(() => null);
+  if (status === null) return null;
+  return status
+    .toString("utf8")
+    .split("\0")
+    .filter((entry) => entry.length > 3)
+    .map((entry) => entry.slice(3));
+}
+
+/** Paths that differ between two commits; null when either is unknown to git. */
+export async function gitDiffPaths(root: string, from: string, to: string): Promise<string[] | null> {
+  const diff = await gitTextOrNull(root, ["diff", "--name-only", "--no-renames", "-z", from, to]);
+  return diff === null ? null : diff.split("\0").filter((p) => p.length > 0);
+}

@@ -1,7 +1,7 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileInput, FileRow, IndexRow, Store } from "../store/store.js";
-import { gitTextOrNull, runGit } from "./git.js";
+import { gitDiffPaths, gitStatusPaths, gitTextOrNull } from "./git.js";
 import { inventoryFile } from "./inventory.js";
 import { extractFileSymbols } from "./pipeline.js";
 import { createSecretScanner } from "./secrets.js";
@@ -36,18 +36,12 @@ function pool(): Promise<ExtractionPool> {
   return (sharedPool ??= ExtractionPool.create(0));
 }
 
-/** Paths git reports as changed against HEAD (staged, unstaged, untracked, deleted), plus those between the index commit and HEAD. */
+/** Paths git reports as changed against HEAD, plus those between the index commit and HEAD. */
 async function changedPaths(root: string, index: IndexRow): Promise<Set<string>> {
-  const out = new Set<string>();
-  const status = await runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]).catch(() => null);
-  if (status === null) return out;
-  for (const entry of status.toString("utf8").split("\0")) {
-    if (entry.length > 3) out.add(entry.slice(3));
-  }
+  const out = new Set(await gitStatusPaths(root));
   const head = await gitTextOrNull(root, ["rev-parse", "HEAD"]);
   if (index.baseCommit && head && head !== index.baseCommit) {
-    const diff = await gitTextOrNull(root, ["diff", "--name-only", "--no-renames", "-z", index.baseCommit, head]);
-    for (const p of (diff ?? "").split("\0")) if (p) out.add(p);
+    for (const p of (await gitDiffPaths(root, index.baseCommit, head)) ?? []) out.add(p);
   }
   return out;
 }
@@ -89,11 +83,12 @@ const OVERLAY_TTL_MS = 1000;
 
 /** A per-server cache of the current overlay, rebuilt when it is older than the TTL or the index changed. */
 export function overlayProvider(root: string, store: Store, maxFileBytes: number, now: () => number = Date.now) {
-  let cached: { at: number; indexId: string; value: Promise<WorkingTreeOverlay> } | null = null;
+  let cached: { at: number; key: string; value: Promise<WorkingTreeOverlay> } | null = null;
   return (index: IndexRow): Promise<WorkingTreeOverlay> => {
     const t = now();
-    if (!cached || cached.indexId !== index.id || t - cached.at > OVERLAY_TTL_MS) {
-      cached = { at: t, indexId: index.id, value: buildOverlay(root, store, index, maxFileBytes) };
+    const key = `${index.id}@${index.indexVersion ?? ""}`;
+    if (!cached || cached.key !== key || t - cached.at > OVERLAY_TTL_MS) {
+      cached = { at: t, key, value: buildOverlay(root, store, index, maxFileBytes) };
     }
     return cached.value;
   };

@@ -1,9 +1,12 @@
 import { createHash } from "node:crypto";
-import { realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
+import { join } from "node:path";
 import { availableParallelism } from "node:os";
-import type { FileInput, IndexStats, ReusableExtraction, Store } from "../store/store.js";
+import type { FileInput, FileRow, IndexStats, ReusableExtraction, Store } from "../store/store.js";
 import { inventoryFile, type InventoryOptions } from "./inventory.js";
-import { KnowledgeCollector } from "./knowledge/stage.js";
+import { KnowledgeCollector, changesKnowledge, knowledgeReadsText } from "./knowledge/stage.js";
+import type { RepoKnowledge } from "./knowledge/types.js";
+import { gitDiffPaths, gitStatusPaths, gitTextOrNull } from "./git.js";
 import { readRepoInfo, type RepoInfo } from "./repo-info.js";
 import { createSecretScanner } from "./secrets.js";
 import { LEXICAL_LANGUAGES, NO_SYMBOL_GENERATED_REASONS, languageSpec } from "./symbols/languages.js";
@@ -140,7 +143,9 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     }
     await flush();
     report({ phase: "knowledge", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
-    await opts.store.addKnowledge(indexId, await knowledge.finish());
+    const learned = await knowledge.finish();
+    if (repo.isGit) learned.dirtyPaths = (await gitStatusPaths(root)) ?? [];
+    await opts.store.addKnowledge(indexId, learned);
     report({ phase: "publish", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
     const indexVersion = indexVersionOf(digestRows);
     stats.durationMs = Date.now() - started;
@@ -153,6 +158,124 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
   } finally {
     await pool.close();
   }
+}
+
+/** Files an in-place update handles at most; more changes take a full (incremental) build. */
+const MAX_DELTA_FILES = 1000;
+
+/**
+ * The fast path for a few changed files: asks git what differs from the indexed commit (plus the paths that were
+ * dirty when the index was built), re-reads and re-extracts only those, and updates the ready index in place in
+ * one transaction (`Store.applyDelta`). Returns null when it cannot (no ready index of this extractor version, not
+ * git, an ignore file changed, too many files): the caller then builds. The rows come out as a build would make
+ * them, so the index version is the same as a full rebuild's.
+ */
+export async function updateIndex(opts: IndexOptions): Promise<IndexResult | null> {
+  const started = Date.now();
+  const root = await realpath(opts.root);
+  if (opts.incremental === false) return null;
+  const status = await gitStatusPaths(root);
+  if (status === null) return null;
+  const repo = await readRepoInfo(root, opts.repoId, status);
+  if (!repo.isGit || !repo.baseCommit) return null;
+  const previous = await opts.store.getReadyIndex(repo.repoId);
+  if (!previous || previous.extractorVersion !== EXTRACTOR_VERSION || !previous.baseCommit || previous.rootPath !== root) return null;
+  const candidates = new Set([...status, ...(await opts.store.getDirtyPaths(previous.id))]);
+  if (previous.baseCommit !== repo.baseCommit) {
+    const diff = await gitDiffPaths(root, previous.baseCommit, repo.baseCommit);
+    if (diff === null) return null;
+    for (const p of diff) candidates.add(p);
+  }
+  const paths = [...candidates].sort();
+  if (paths.length > MAX_DELTA_FILES || paths.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"))) return null;
+
+  const inventoryOptions: InventoryOptions = { maxFileBytes: opts.maxFileBytes, secretScanner: createSecretScanner() };
+  const upsert: FileInput[] = [];
+  const remove: string[] = [];
+  // A file deleted from the work tree but still in git's index keeps a row in a build (skip reason unreadable).
+  const missing: string[] = [];
+  for (const path of paths) if ((await lstat(join(root, path)).catch(() => null)) === null) missing.push(path);
+  const stillTracked = new Set(missing.length === 0 ? [] : ((await gitTextOrNull(root, ["ls-files", "-z", "--cached", "--", ...missing])) ?? "").split("\0"));
+  const pool = await ExtractionPool.create(0);
+  try {
+    for (const path of paths) {
+      const indexed = await opts.store.getFile(previous.id, path);
+      const st = await lstat(join(root, path)).catch(() => null);
+      if (st === null && !stillTracked.has(path)) {
+        if (indexed) remove.push(path);
+        continue;
+      }
+      if (st === null) {
+        const row = await inventoryFile(root, path, inventoryOptions);
+        if (!indexed || indexed.contentHash !== row.contentHash || indexed.skipReason !== row.skipReason) upsert.push(row);
+        continue;
+      }
+      if (st.isDirectory()) continue;
+      if (indexed && indexed.sizeBytes === st.size && indexed.mtimeMs !== null && Math.abs(indexed.mtimeMs - st.mtimeMs) <= 1) continue;
+      const row = await inventoryFile(root, path, inventoryOptions);
+      if (indexed && indexed.contentHash === row.contentHash && indexed.skipReason === row.skipReason) continue;
+      upsert.push(await withSymbols(row, pool, null));
+    }
+  } finally {
+    await pool.close();
+  }
+  const touched = [...remove, ...upsert.map((f) => f.path)];
+  const knowledge = touched.some(changesKnowledge) || previous.baseCommit !== repo.baseCommit ? await relearn(opts.store, previous.id, root, repo, upsert, remove) : null;
+  if (knowledge) knowledge.dirtyPaths = status;
+
+  // The version is the digest of every row, as a build computes it: read the unchanged rows, merge the new ones.
+  const removed = new Set(touched);
+  const rows = (await opts.store.digestRows(previous.id)).filter((r) => !removed.has(r.path));
+  for (const f of upsert) rows.push({ path: f.path, contentHash: f.contentHash, skipReason: f.skipReason });
+  rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const indexVersion = indexVersionOf(rows);
+  // Counts move by what left and what came in (no scan of the whole index).
+  const prior = previous.stats ?? { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0 };
+  const before = new Map<string, FileRow>();
+  for (const path of touched) {
+    const row = await opts.store.getFile(previous.id, path);
+    if (row) before.set(path, row);
+  }
+  const count = (rows: Iterable<{ sizeBytes: number; skipReason: string | null }>, sign: number, acc: IndexStats) => {
+    for (const r of rows) {
+      acc.bytes += sign * r.sizeBytes;
+      if (r.skipReason === null) {
+        acc.indexedFiles += sign;
+        acc.indexedBytes += sign * r.sizeBytes;
+      } else acc.skippedFiles += sign;
+    }
+  };
+  const stats: IndexStats = { ...prior, files: rows.length, durationMs: 0, extractedFiles: upsert.filter((f) => f.extraction).length, reusedFiles: 0 };
+  count(before.values(), -1, stats);
+  count(upsert, 1, stats);
+  stats.durationMs = Date.now() - started;
+  await opts.store.applyDelta(previous.id, {
+    meta: { baseCommit: repo.baseCommit, branch: repo.branch, dirty: repo.dirty },
+    remove,
+    upsert,
+    knowledge: knowledge ? { ...knowledge, dirtyPaths: status } : null,
+    indexVersion,
+    stats,
+  });
+  if (!knowledge) await opts.store.setDirtyPaths(previous.id, status);
+  return { indexId: previous.id, indexVersion, repo, walkSource: "git", stats };
+}
+
+/** The index's knowledge again, from its stored rows plus the changed files (only small texts are read back). */
+async function relearn(store: Store, indexId: string, root: string, repo: RepoInfo, upsert: FileInput[], remove: string[]): Promise<RepoKnowledge> {
+  const changed = new Map(upsert.map((f) => [f.path, f]));
+  const gone = new Set(remove);
+  const outlines = new Map((await store.listDocs(indexId, { limit: Number.MAX_SAFE_INTEGER })).docs.map((d) => [d.path, d]));
+  const collector = new KnowledgeCollector({ root, commit: repo.baseCommit });
+  const rows = (await store.listFiles(indexId, { includeSkipped: true })).filter((r) => !gone.has(r.path) && !changed.has(r.path));
+  const all: FileInput[] = [...rows.map((r) => ({ ...r, content: null })), ...upsert].sort((a, b) => (a.path < b.path ? -1 : 1));
+  for (const row of all) {
+    if (changed.has(row.path)) collector.add(row);
+    else if (outlines.has(row.path)) collector.addWithOutline(row, outlines.get(row.path)!);
+    else if (knowledgeReadsText(row.path) && row.skipReason === null) collector.add({ ...row, content: await store.getContent(indexId, row.path) });
+    else collector.add(row);
+  }
+  return collector.finish();
 }
 
 /** Adds symbols and references to an indexed text file: tree-sitter where a grammar exists, else lexical. */

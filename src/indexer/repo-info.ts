@@ -43,7 +43,7 @@ export function sanitizeRepoId(id: string): string {
 }
 
 /** Repository identity and git state at the moment of indexing. */
-export async function readRepoInfo(rootPath: string, repoIdOverride?: string): Promise<RepoInfo> {
+export async function readRepoInfo(rootPath: string, repoIdOverride?: string, knownStatus?: string[]): Promise<RepoInfo> {
   const isGit = await isGitWorkTree(rootPath);
   let repoId = repoIdOverride ? sanitizeRepoId(repoIdOverride) : null;
   if (!isGit) {
@@ -55,8 +55,9 @@ export async function readRepoInfo(rootPath: string, repoIdOverride?: string): P
     gitTextOrNull(rootPath, ["config", "--get", "remote.origin.url"]),
   ]);
   repoId ??= (remote ? repoIdFromRemote(remote) : null) ?? sanitizeRepoId(basename(rootPath));
-  const status = await runGit(rootPath, ["status", "--porcelain", "-z", "--untracked-files=normal", "--", "."]);
-  return { rootPath, repoId, isGit, baseCommit, branch: branch === "HEAD" ? null : branch, dirty: status.length > 0 };
+  // A caller that already ran `git status` passes its paths: on a large work tree each run costs a few hundred ms.
+  const dirty = knownStatus ? knownStatus.length > 0 : (await runGit(rootPath, ["status", "--porcelain", "-z", "--untracked-files=normal", "--", "."])).length > 0;
+  return { rootPath, repoId, isGit, baseCommit, branch: branch === "HEAD" ? null : branch, dirty };
 }
 
 /** The commit HEAD points at now (for stale-index warnings); null outside git or before the first commit. */

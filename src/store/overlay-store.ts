@@ -58,6 +58,10 @@ export class OverlayStore implements Store {
   publishIndex = readOnly;
   failIndex = readOnly;
   addKnowledge = readOnly;
+  applyDelta = readOnly;
+  setDirtyPaths = readOnly;
+  digestRows: Store["digestRows"] = (id) => this.base.digestRows(id);
+  getDirtyPaths: Store["getDirtyPaths"] = (id) => this.base.getDirtyPaths(id);
   appendAudit: Store["appendAudit"] = (r) => this.base.appendAudit(r);
   listAudit: Store["listAudit"] = (f) => this.base.listAudit(f);
   reusableExtractions: Store["reusableExtractions"] = (id) => this.base.reusableExtractions(id);

@@ -220,6 +220,19 @@ export interface AuditFilter {
   limit: number;
 }
 
+/** What an in-place update of a ready index changes. */
+export interface IndexDelta {
+  meta: { baseCommit: string | null; branch: string | null; dirty: boolean };
+  /** Files gone from the work tree. */
+  remove: string[];
+  /** Changed and new files, with their text and extraction. */
+  upsert: FileInput[];
+  /** Replaces the index's knowledge when a manifest, document, CODEOWNERS or instruction file changed. */
+  knowledge: RepoKnowledge | null;
+  indexVersion: string;
+  stats: IndexStats;
+}
+
 export interface Store {
   /** A short description for `inspect_index` (kind and location, no credentials). */
   readonly description: string;
@@ -256,6 +269,13 @@ export interface Store {
   findReferences(indexId: string, query: ReferenceQuery): Promise<ReferenceRow[]>;
   /** Symbols and references per extractor status, for inspect_index. */
   symbolSummary(indexId: string): Promise<{ symbols: number; references: number; byStatus: Record<string, number> }>;
+  /** Updates a ready index in place, atomically (the one-file reindex path); see IndexDelta. */
+  applyDelta(indexId: string, delta: IndexDelta): Promise<void>;
+  /** Every file's path, hash and skip reason in path order: what the index version is a digest of. */
+  digestRows(indexId: string): Promise<{ path: string; contentHash: string; skipReason: string | null }[]>;
+  /** Paths that differed from the commit when the index was built (so a later update re-checks them). */
+  getDirtyPaths(indexId: string): Promise<string[]>;
+  setDirtyPaths(indexId: string, paths: string[]): Promise<void>;
   /** Stores what the knowledge stage learned (modules, docs, ownership) with a building index. */
   addKnowledge(indexId: string, knowledge: RepoKnowledge): Promise<void>;
   /** The build graph and ownership rules of an index (empty ones when it has none). */

@@ -1,4 +1,4 @@
-import { buildIndex, type IndexResult } from "../../indexer/pipeline.js";
+import { buildIndex, updateIndex, type IndexResult } from "../../indexer/pipeline.js";
 import { createProgressReporter } from "../progress.js";
 import type { Setup } from "../setup.js";
 
@@ -8,15 +8,17 @@ export interface IndexCommandOptions {
   full?: boolean;
 }
 
+/** A few changed files update the ready index in place; otherwise (or with --full) the repository is built. */
 export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<IndexResult> {
-  return buildIndex({
+  const options = {
     root: s.root,
     store: s.store,
     ...(s.repoIdOverride ? { repoId: s.repoIdOverride } : {}),
     maxFileBytes: s.policy.maxIndexedFileBytes,
     ...(opts.full ? { incremental: false } : {}),
     ...(opts.quiet ? {} : { onProgress: createProgressReporter() }),
-  });
+  };
+  return (await updateIndex(options)) ?? buildIndex(options);
 }
 
 export function printIndexResult(r: IndexResult, storePath: string, json: boolean, out: NodeJS.WritableStream): void {

@@ -46,6 +46,12 @@ export class KnowledgeCollector {
     }
   }
 
+  /** A file whose document outline is already known (an in-place update reuses the outlines of unchanged docs). */
+  addWithOutline(row: FileInput, doc: RepoDoc): void {
+    this.add({ ...row, content: null });
+    this.docs.push(doc);
+  }
+
   async finish(): Promise<RepoKnowledge> {
     const graph = buildGraphFrom(this.manifests, this.paths);
     const instructions = this.source ? await loadInstructionFiles(this.source.root, this.source.commit, this.instructionFiles) : [];
@@ -53,4 +59,14 @@ export class KnowledgeCollector {
     for (const f of instructions) checkInstructionFreshness(f, facts);
     return { graph, ownership: readOwnership(this.codeowners), docs: this.docs, instructions };
   }
+}
+
+/** Files whose text the collector reads (small: manifests, CODEOWNERS, Makefiles, instruction files). */
+export function knowledgeReadsText(path: string): boolean {
+  return isOwnInstructionFile(path) || isManifestPath(path) || isCodeownersPath(path) || isMakefilePath(path);
+}
+
+/** Whether a change to this file changes the index's knowledge (its text or its document outline). */
+export function changesKnowledge(path: string): boolean {
+  return knowledgeReadsText(path) || isDocumentPath(path);
 }

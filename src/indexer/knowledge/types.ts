@@ -144,6 +144,8 @@ export interface RepoDoc {
 
 /** Everything the knowledge stage yields for one index build. */
 export interface RepoKnowledge {
+  /** Paths that differed from the commit when the index was built (git status), re-checked by the next update. */
+  dirtyPaths?: string[];
   graph: BuildGraph;
   ownership: OwnershipFile;
   docs: RepoDoc[];

@@ -45,7 +45,8 @@ async function load(view: QueryContext): Promise<Knowledge> {
 }
 
 export function knowledgeOf(ctx: QueryContext): Promise<Knowledge> {
-  const key = ctx.index.id;
+  // An in-place update keeps the index id and changes its version.
+  const key = `${ctx.index.id}@${ctx.index.indexVersion ?? ""}`;
   // An overlay view is made per call: its index knowledge is the base store's.
   const owner = (ctx.store as { base?: object }).base ?? ctx.store;
   let cache = caches.get(owner);

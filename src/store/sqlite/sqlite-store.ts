@@ -17,6 +17,7 @@ import type {
   ReusableExtraction,
   SymbolQuery,
   SymbolRow,
+  IndexDelta,
   IndexMeta,
   IndexRow,
   IndexStats,
@@ -26,7 +27,7 @@ import type {
 } from "../store.js";
 import type { BuildGraph, OwnershipFile, OwnershipRule, RepoDoc, RepoKnowledge, RepoModule } from "../../indexer/knowledge/types.js";
 import type { InstructionFile } from "../../indexer/knowledge/instructions.js";
-import { MIGRATIONS, buildTables, createBuildIndexesSql, createBuildTablesSql, dropBuildTablesSql } from "./migrations.js";
+import { MIGRATIONS, ROW_ID_STRIDE, buildTables, createBuildIndexesSql, createBuildTablesSql, dropBuildTablesSql } from "./migrations.js";
 import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
 import { copyExtraction, findReferences, findSymbols, insertExtraction, symbolSummary } from "./symbol-queries.js";
 
@@ -229,12 +230,7 @@ export class SqliteStore implements Store {
       this.db.exec("BEGIN");
       this.buildTx = { indexId, bytes: 0 };
     }
-    const insertFile = this.db.prepare(
-      `INSERT INTO repo_file (repo_index_id, path, language, size_bytes, line_count, content_hash, is_binary,
-         is_generated, is_vendored, generated_reason, is_secret_suspect, secret_reasons, has_instruction_like_text,
-         skip_reason, skip_detail, symbol_status, symbol_extractor, symbol_detail, mtime_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const insertFile = this.fileInserter();
     const insertContent = this.db.prepare(`INSERT INTO ${tables.content} (rowid, content) VALUES (?, ?)`);
     const writeExtraction = insertExtraction(this.db, tables);
     const copiers = new Map<string, (oldFileId: number, newFileId: number) => number>();
@@ -248,7 +244,28 @@ export class SqliteStore implements Store {
     };
     this.db.transaction(() => {
       for (const f of files) {
-        const info = insertFile.run(
+        const id = insertFile(indexId, f, null);
+        if (f.content !== null) insertContent.run(id, f.content);
+        if (f.extraction) writeExtraction(id, f.extraction);
+        else if (f.reuse) copierFor(f.reuse.indexId)(f.reuse.fileId, id);
+      }
+    })();
+    this.buildTx.bytes += files.reduce((n, f) => n + (f.content?.length ?? 0), 0);
+    if (this.buildTx.bytes >= COMMIT_BYTES) this.endBuildTx(true);
+  }
+
+  /** Inserts one file row (with a given id, or the next one) and returns its id. */
+  private fileInserter(): (indexId: string, f: FileInput, id: number | null) => number {
+    const insert = this.db.prepare(
+      `INSERT INTO repo_file (id, repo_index_id, path, language, size_bytes, line_count, content_hash, is_binary,
+         is_generated, is_vendored, generated_reason, is_secret_suspect, secret_reasons, has_instruction_like_text,
+         skip_reason, skip_detail, symbol_status, symbol_extractor, symbol_detail, mtime_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    return (indexId, f, id) =>
+      Number(
+        insert.run(
+          id,
           indexId,
           f.path,
           f.language,
@@ -268,14 +285,65 @@ export class SqliteStore implements Store {
           f.symbolExtractor ?? f.extraction?.extractor ?? null,
           f.symbolDetail ?? f.extraction?.detail ?? null,
           f.mtimeMs,
-        );
-        if (f.content !== null) insertContent.run(info.lastInsertRowid, f.content);
-        if (f.extraction) writeExtraction(Number(info.lastInsertRowid), f.extraction);
-        else if (f.reuse) copierFor(f.reuse.indexId)(f.reuse.fileId, Number(info.lastInsertRowid));
+        ).lastInsertRowid,
+      );
+  }
+
+  /**
+   * Updates a ready index in place, in one transaction: the rows of removed and changed files go, changed and new
+   * files come in (a changed file keeps its id, so its path-order position), knowledge is replaced when given, and
+   * the index row takes the new commit and version. Readers see the old index or the new one, never a mix.
+   */
+  async applyDelta(indexId: string, d: IndexDelta): Promise<void> {
+    this.endBuildTx(true);
+    const index = this.db.prepare("SELECT * FROM repo_index WHERE id = ?").get(indexId) as IndexDbRow | undefined;
+    if (!index || index.status !== "ready") throw new Error(`index ${indexId} is not ready`);
+    const tables = buildTables(index.seq);
+    const findId = this.db.prepare("SELECT id FROM repo_file WHERE repo_index_id = ? AND path = ?");
+    const dropContent = this.db.prepare(`DELETE FROM ${tables.content} WHERE rowid = ?`);
+    const dropSymbols = this.db.prepare(`DELETE FROM ${tables.symbols} WHERE id BETWEEN ? AND ?`);
+    const dropReferences = this.db.prepare(`DELETE FROM ${tables.references} WHERE id BETWEEN ? AND ?`);
+    const dropFile = this.db.prepare("DELETE FROM repo_file WHERE id = ?");
+    const insertFile = this.fileInserter();
+    const insertContent = this.db.prepare(`INSERT INTO ${tables.content} (rowid, content) VALUES (?, ?)`);
+    const writeExtraction = insertExtraction(this.db, tables);
+    this.db.transaction(() => {
+      const kept = new Map<string, number>();
+      for (const path of [...d.remove, ...d.upsert.map((f) => f.path)]) {
+        const row = findId.get(indexId, path) as { id: number } | undefined;
+        if (!row) continue;
+        dropContent.run(row.id);
+        dropSymbols.run(row.id * ROW_ID_STRIDE, (row.id + 1) * ROW_ID_STRIDE - 1);
+        dropReferences.run(row.id * ROW_ID_STRIDE, (row.id + 1) * ROW_ID_STRIDE - 1);
+        dropFile.run(row.id);
+        kept.set(path, row.id);
       }
+      for (const f of d.upsert) {
+        const id = insertFile(indexId, f, kept.get(f.path) ?? null);
+        if (f.content !== null) insertContent.run(id, f.content);
+        if (f.extraction) writeExtraction(id, f.extraction);
+      }
+      if (d.knowledge) {
+        for (const table of KNOWLEDGE_TABLES) this.db.prepare(`DELETE FROM ${table} WHERE repo_index_id = ?`).run(indexId);
+        this.writeKnowledge(indexId, d.knowledge);
+      }
+      this.db
+        .prepare(
+          "UPDATE repo_index SET base_commit = ?, branch = ?, dirty = ?, index_version = ?, finished_at = ?, stats_json = ? WHERE id = ?",
+        )
+        .run(d.meta.baseCommit, d.meta.branch, d.meta.dirty ? 1 : 0, d.indexVersion, new Date().toISOString(), JSON.stringify(d.stats), indexId);
     })();
-    this.buildTx.bytes += files.reduce((n, f) => n + (f.content?.length ?? 0), 0);
-    if (this.buildTx.bytes >= COMMIT_BYTES) this.endBuildTx(true);
+    this.slim = null;
+  }
+
+  async digestRows(indexId: string): Promise<{ path: string; contentHash: string; skipReason: string | null }[]> {
+    return (
+      this.stmt("SELECT path, content_hash, skip_reason FROM repo_file WHERE repo_index_id = ? ORDER BY path").all(indexId) as {
+        path: string;
+        content_hash: string;
+        skip_reason: string | null;
+      }[]
+    ).map((r) => ({ path: r.path, contentHash: r.content_hash, skipReason: r.skip_reason }));
   }
 
   async reusableExtractions(indexId: string): Promise<Map<string, ReusableExtraction>> {
@@ -446,13 +514,14 @@ export class SqliteStore implements Store {
 
   /**
    * Slim rows of one index, kept in memory after the first query: candidates then come from the full-text index
-   * alone (row ids), with no join per match. Builds are immutable once ready, so the cache never goes stale; only
-   * the most recent index is kept.
+   * alone (row ids), with no join per match. An index changes only by an in-place update, which changes its
+   * version (possibly from another process): the cache is keyed by both; only the most recent index is kept.
    */
-  private slim: { indexId: string; files: Map<number, CandidateFile & { extractor: string | null }> } | null = null;
+  private slim: { indexId: string; version: string | null; files: Map<number, CandidateFile & { extractor: string | null }> } | null = null;
 
   private slimFiles(indexId: string): Map<number, CandidateFile & { extractor: string | null }> {
-    if (this.slim?.indexId === indexId) return this.slim.files;
+    const version = (this.stmt("SELECT index_version FROM repo_index WHERE id = ?").get(indexId) as { index_version: string | null } | undefined)?.index_version ?? null;
+    if (this.slim?.indexId === indexId && this.slim.version === version) return this.slim.files;
     const files = new Map<number, CandidateFile & { extractor: string | null }>();
     const rows = this.stmt(
       `SELECT id, path, size_bytes, is_generated, is_vendored, is_secret_suspect, symbol_extractor FROM repo_file
@@ -469,7 +538,7 @@ export class SqliteStore implements Store {
         extractor: r.symbol_extractor,
       });
     }
-    this.slim = { indexId, files };
+    this.slim = { indexId, version, files };
     return files;
   }
 
@@ -565,9 +634,13 @@ export class SqliteStore implements Store {
 
   async addKnowledge(indexId: string, k: RepoKnowledge): Promise<void> {
     this.endBuildTx(true);
+    this.db.transaction(() => this.writeKnowledge(indexId, k))();
+  }
+
+  private writeKnowledge(indexId: string, k: RepoKnowledge): void {
     const { modules, ...graph } = k.graph;
     const { rules, ...ownership } = k.ownership;
-    this.db.transaction(() => {
+    {
       const module = this.stmt("INSERT OR REPLACE INTO repo_module (repo_index_id, path, name, data) VALUES (?, ?, ?, ?)");
       for (const m of modules) module.run(indexId, m.path, m.name, JSON.stringify(m));
       const doc = this.stmt("INSERT OR REPLACE INTO repo_doc (repo_index_id, doc_id, path, data) VALUES (?, ?, ?, ?)");
@@ -579,7 +652,17 @@ export class SqliteStore implements Store {
       const other = this.stmt("INSERT OR REPLACE INTO repo_knowledge (repo_index_id, kind, data) VALUES (?, ?, ?)");
       other.run(indexId, "graph", JSON.stringify(graph));
       other.run(indexId, "ownership", JSON.stringify(ownership));
-    })();
+      other.run(indexId, "dirty_paths", JSON.stringify(k.dirtyPaths ?? []));
+    }
+  }
+
+  async setDirtyPaths(indexId: string, paths: string[]): Promise<void> {
+    this.stmt("INSERT OR REPLACE INTO repo_knowledge (repo_index_id, kind, data) VALUES (?, 'dirty_paths', ?)").run(indexId, JSON.stringify(paths));
+  }
+
+  async getDirtyPaths(indexId: string): Promise<string[]> {
+    const row = this.stmt("SELECT data FROM repo_knowledge WHERE repo_index_id = ? AND kind = 'dirty_paths'").get(indexId) as { data: string } | undefined;
+    return row ? (JSON.parse(row.data) as string[]) : [];
   }
 
   async getKnowledge(indexId: string): Promise<{ graph: BuildGraph; ownership: OwnershipFile }> {
