@@ -1,8 +1,6 @@
-import { lstat } from "node:fs/promises";
-import { join } from "node:path";
-import type { FileInput, FileRow, IndexRow, Store } from "../store/store.js";
-import { gitDiffPaths, gitStatusPaths, gitTextOrNull } from "./git.js";
-import { inventoryFile } from "./inventory.js";
+import type { FileRow, IndexRow, Store } from "../store/store.js";
+import { candidatePaths, readChanges } from "./changes.js";
+import { gitStatusPaths, gitTextOrNull } from "./git.js";
 import { extractFileSymbols } from "./pipeline.js";
 import { createSecretScanner } from "./secrets.js";
 import { ExtractionPool } from "./symbols/pool.js";
@@ -23,8 +21,6 @@ export interface WorkingTreeOverlay {
   changed: Map<string, OverlayFile>;
   /** Indexed files no longer in the work tree. */
   deleted: Set<string>;
-  /** Changed files beyond the overlay's bound: they keep their indexed rows, with `file_changed_since_index`. */
-  notOverlaid: string[];
 }
 
 /** Files served from disk at most; beyond this a reindex is the right tool. */
@@ -36,45 +32,30 @@ function pool(): Promise<ExtractionPool> {
   return (sharedPool ??= ExtractionPool.create(0));
 }
 
-/** Paths git reports as changed against HEAD, plus those between the index commit and HEAD. */
-async function changedPaths(root: string, index: IndexRow): Promise<Set<string>> {
-  const out = new Set(await gitStatusPaths(root));
-  const head = await gitTextOrNull(root, ["rev-parse", "HEAD"]);
-  if (index.baseCommit && head && head !== index.baseCommit) {
-    for (const p of (await gitDiffPaths(root, index.baseCommit, head)) ?? []) out.add(p);
-  }
-  return out;
-}
-
 /**
- * Compares what git says changed with the index: a path is overlaid when its bytes differ from the indexed ones
- * (an index built from a dirty tree already has some edits), added when the index lacks it, deleted when the
- * work tree lacks it.
+ * Compares what git says changed (and what was dirty when the index was built) with the index, as an in-place
+ * update would: edited and new files are overlaid with their text and symbols, files a build would no longer list
+ * are deleted. Beyond MAX_OVERLAY_FILES changed files, the rest keep their indexed rows (and the
+ * `file_changed_since_index` warning): a reindex is the right tool then.
  */
 export async function buildOverlay(root: string, store: Store, index: IndexRow, maxFileBytes: number): Promise<WorkingTreeOverlay> {
-  const overlay: WorkingTreeOverlay = { changed: new Map(), deleted: new Set(), notOverlaid: [] };
+  const overlay: WorkingTreeOverlay = { changed: new Map(), deleted: new Set() };
   if (!index.baseCommit) return overlay;
-  const paths = [...(await changedPaths(root, index))].sort();
-  const options = { maxFileBytes, secretScanner: createSecretScanner() };
-  for (const path of paths) {
-    const indexed = await store.getFile(index.id, path);
-    const st = await lstat(join(root, path)).catch(() => null);
-    if (st === null) {
-      if (indexed) overlay.deleted.add(path);
-      continue;
-    }
-    if (!st.isFile()) continue;
-    if (indexed && indexed.sizeBytes === st.size && indexed.mtimeMs !== null && Math.abs(indexed.mtimeMs - st.mtimeMs) <= 1) continue;
-    if (overlay.changed.size >= MAX_OVERLAY_FILES) {
-      overlay.notOverlaid.push(path);
-      continue;
-    }
-    const row: FileInput = await inventoryFile(root, path, options);
-    if (indexed && indexed.contentHash === row.contentHash) continue;
-    const withSymbols = await extractFileSymbols(row, await pool());
-    const { content, extraction, reuse: _reuse, ...fileRow } = withSymbols;
-    overlay.changed.set(path, { row: fileRow, content, extraction: extraction ?? null });
+  const status = await gitStatusPaths(root);
+  if (status === null) return overlay;
+  const { paths } = await candidatePaths(root, store, index, status, await gitTextOrNull(root, ["rev-parse", "HEAD"]));
+  const inventory = { maxFileBytes, secretScanner: createSecretScanner() };
+  const extractor = await pool();
+  const changes = await readChanges(root, store, index.id, paths, {
+    inventory,
+    extract: (row) => extractFileSymbols(row, extractor),
+    maxFiles: MAX_OVERLAY_FILES,
+  });
+  for (const f of changes.upsert) {
+    const { content, extraction, reuse: _reuse, ...row } = f;
+    overlay.changed.set(f.path, { row, content, extraction: extraction ?? null });
   }
+  for (const path of changes.remove) overlay.deleted.add(path);
   return overlay;
 }
 

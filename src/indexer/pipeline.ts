@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { lstat, realpath } from "node:fs/promises";
-import { join } from "node:path";
+import { realpath } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import type { FileInput, FileRow, IndexStats, ReusableExtraction, Store } from "../store/store.js";
+import type { FileInput, IndexStats, ReusableExtraction, Store } from "../store/store.js";
 import { inventoryFile, type InventoryOptions } from "./inventory.js";
 import { KnowledgeCollector, changesKnowledge, knowledgeReadsText } from "./knowledge/stage.js";
 import type { RepoKnowledge } from "./knowledge/types.js";
-import { gitDiffPaths, gitStatusPaths, gitTextOrNull } from "./git.js";
+import { candidatePaths, readChanges, type WorkTreeChanges } from "./changes.js";
+import { gitStatusPaths } from "./git.js";
 import { readRepoInfo, type RepoInfo } from "./repo-info.js";
 import { createSecretScanner } from "./secrets.js";
 import { LEXICAL_LANGUAGES, NO_SYMBOL_GENERATED_REASONS, languageSpec } from "./symbols/languages.js";
@@ -180,45 +180,19 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
   if (!repo.isGit || !repo.baseCommit) return null;
   const previous = await opts.store.getReadyIndex(repo.repoId);
   if (!previous || previous.extractorVersion !== EXTRACTOR_VERSION || !previous.baseCommit || previous.rootPath !== root) return null;
-  const candidates = new Set([...status, ...(await opts.store.getDirtyPaths(previous.id))]);
-  if (previous.baseCommit !== repo.baseCommit) {
-    const diff = await gitDiffPaths(root, previous.baseCommit, repo.baseCommit);
-    if (diff === null) return null;
-    for (const p of diff) candidates.add(p);
-  }
-  const paths = [...candidates].sort();
+  const { paths, historyKnown } = await candidatePaths(root, opts.store, previous, status, repo.baseCommit);
+  if (!historyKnown) return null;
   if (paths.length > MAX_DELTA_FILES || paths.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"))) return null;
 
-  const inventoryOptions: InventoryOptions = { maxFileBytes: opts.maxFileBytes, secretScanner: createSecretScanner() };
-  const upsert: FileInput[] = [];
-  const remove: string[] = [];
-  // A file deleted from the work tree but still in git's index keeps a row in a build (skip reason unreadable).
-  const missing: string[] = [];
-  for (const path of paths) if ((await lstat(join(root, path)).catch(() => null)) === null) missing.push(path);
-  const stillTracked = new Set(missing.length === 0 ? [] : ((await gitTextOrNull(root, ["ls-files", "-z", "--cached", "--", ...missing])) ?? "").split("\0"));
+  const inventory: InventoryOptions = { maxFileBytes: opts.maxFileBytes, secretScanner: createSecretScanner() };
   const pool = await ExtractionPool.create(0);
+  let changes: WorkTreeChanges;
   try {
-    for (const path of paths) {
-      const indexed = await opts.store.getFile(previous.id, path);
-      const st = await lstat(join(root, path)).catch(() => null);
-      if (st === null && !stillTracked.has(path)) {
-        if (indexed) remove.push(path);
-        continue;
-      }
-      if (st === null) {
-        const row = await inventoryFile(root, path, inventoryOptions);
-        if (!indexed || indexed.contentHash !== row.contentHash || indexed.skipReason !== row.skipReason) upsert.push(row);
-        continue;
-      }
-      if (st.isDirectory()) continue;
-      if (indexed && indexed.sizeBytes === st.size && indexed.mtimeMs !== null && Math.abs(indexed.mtimeMs - st.mtimeMs) <= 1) continue;
-      const row = await inventoryFile(root, path, inventoryOptions);
-      if (indexed && indexed.contentHash === row.contentHash && indexed.skipReason === row.skipReason) continue;
-      upsert.push(await withSymbols(row, pool, null));
-    }
+    changes = await readChanges(root, opts.store, previous.id, paths, { inventory, extract: (row) => withSymbols(row, pool, null) });
   } finally {
     await pool.close();
   }
+  const { upsert, remove, before } = changes;
   const touched = [...remove, ...upsert.map((f) => f.path)];
   const knowledge = touched.some(changesKnowledge) || previous.baseCommit !== repo.baseCommit ? await relearn(opts.store, previous.id, root, repo, upsert, remove) : null;
   if (knowledge) knowledge.dirtyPaths = status;
@@ -231,11 +205,6 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
   const indexVersion = indexVersionOf(rows);
   // Counts move by what left and what came in (no scan of the whole index).
   const prior = previous.stats ?? { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0 };
-  const before = new Map<string, FileRow>();
-  for (const path of touched) {
-    const row = await opts.store.getFile(previous.id, path);
-    if (row) before.set(path, row);
-  }
   const count = (rows: Iterable<{ sizeBytes: number; skipReason: string | null }>, sign: number, acc: IndexStats) => {
     for (const r of rows) {
       acc.bytes += sign * r.sizeBytes;

@@ -1,11 +1,9 @@
 import { lstatSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { sameStatAsIndexed } from "../indexer/changes.js";
 import { sha256 } from "../indexer/inventory.js";
 import type { QueryContext } from "./context.js";
-
-/** Modification times closer than this are the same (file systems round differently). */
-const MTIME_TOLERANCE_MS = 1;
 
 /**
  * Which of these indexed paths differ in the work tree now: a size or modification-time difference is confirmed
@@ -24,8 +22,7 @@ export async function changedSinceIndex(ctx: QueryContext, root: string, paths: 
       changed.push(path);
       continue;
     }
-    const sameStat = st.size === row.sizeBytes && row.mtimeMs !== null && Math.abs(st.mtimeMs - row.mtimeMs) <= MTIME_TOLERANCE_MS;
-    if (sameStat) continue;
+    if (sameStatAsIndexed(row, st)) continue;
     try {
       if (sha256(await readFile(join(root, path))) !== row.contentHash) changed.push(path);
     } catch {

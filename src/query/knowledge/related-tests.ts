@@ -143,11 +143,15 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
   const tests = await k.testFiles();
   const bySubject = new Map<string, FileRow[]>();
   const byDir = new Map<string, FileRow[]>();
+  /** Test files per stem: test classes sharing a simple name (a.FooTest, b.FooTest) are run by qualified name. */
+  const stems = new Map<string, number>();
   for (const t of tests) {
     const s = key(testSubject(t.path));
     if (s) (bySubject.get(s) ?? bySubject.set(s, []).get(s)!).push(t);
     const d = dirName(t.path);
     (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(t);
+    const stem = key(stemOf(t.path));
+    stems.set(stem, (stems.get(stem) ?? 0) + 1);
   }
   const testByPath = new Map(tests.map((t) => [t.path, t]));
   const candidates = new Map<string, Candidate>();
@@ -224,9 +228,6 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
     .map((c) => ({ c, score: [...c.reasons].reduce((n, r) => n + WEIGHT[r], 0) + Math.max(0, Math.min(2, c.details.filter((d) => d.startsWith("references")).length - 1)) * 0.5 }))
     .sort((a, b) => b.score - a.score || a.c.file.path.localeCompare(b.c.file.path));
   const kept = ranked.slice(0, maxResults);
-  // Test classes sharing a simple name (a.FooTest, b.FooTest) are run by their qualified name.
-  const stems = new Map<string, number>();
-  for (const t of tests) stems.set(key(stemOf(t.path)), (stems.get(key(stemOf(t.path))) ?? 0) + 1);
   const ambiguous = new Set([...stems].filter(([, n]) => n > 1).map(([s]) => s));
   const items: RelatedTest[] = [];
   const evidence: EvidenceDraft[] = [];
