@@ -122,6 +122,74 @@ export function formatOwnership(data: Record<string, unknown>): string {
   return `${lines.join("\n")}\n`;
 }
 
+interface ImpactView {
+  directFiles: { path: string; indexed: boolean; language: string | null; lines: number | null; module: string | null; skipReason: string | null; symbolsTotal: number }[];
+  callSites: { path: string; confidence: string; hitsTotal: number; hits: { startLine: number; enclosing: string | null; matchType: string; snippet?: string }[] }[];
+  relatedTests: { path: string; confidence: string; reasons: string[]; testCommandHint: string | null }[];
+  ownerHints: { path: string; role: string; owners: string[] }[];
+  riskHints: { category: string; confidence: string; path: string; startLine: number; reason: string }[];
+  verifierHints: { command: string; purpose: string; scope: string; source: { kind: string; path?: string; line?: number } }[];
+  instructions: { outcome: string; effectiveInstructionHash: string; forbiddenPaths: { glob: string; ruleId: string }[]; forbiddenActions: { action: string }[] };
+  coverage: {
+    notIndexed: { path: string; reason: string }[];
+    skipped: { path: string; skipReason: string }[];
+    overLimits: { path: string; limit: string; sizeBytes: number }[];
+    noSyntacticReferences: { language: string; reason: string; paths: string[] }[];
+    symbolsNotFound: string[];
+    ambiguousSymbols: { symbol: string; candidates: unknown[] }[];
+    truncated: { list: string; total: number | null; shown: number; reason: string }[];
+    limitations: string[];
+  };
+}
+
+function section(title: string, rows: string[]): string[] {
+  return rows.length > 0 ? [`${title}:`, ...rows.map((r) => `  ${r}`)] : [];
+}
+
+/** The bundle section by section, then what was not analysed: a person sees the gaps as plainly as the hits. */
+export function formatChangeImpact(data: Record<string, unknown>): string {
+  const b = data.bundle as ImpactView;
+  const c = b.coverage;
+  const direct = b.directFiles.map((d) =>
+    !d.indexed ? `${d.path}  (not indexed)` : d.skipReason ? `${d.path}  (skipped: ${d.skipReason})` : `${d.path}  ${d.language ?? "?"}, ${d.lines ?? "?"} lines, module ${d.module ?? "-"}, ${d.symbolsTotal} symbols`,
+  );
+  const calls = b.callSites.flatMap((g) => [
+    `${g.path}  [${g.confidence}]`,
+    ...g.hits.map((h) => `  ${h.startLine}: ${h.snippet ?? ""}  (${h.enclosing ? `in ${h.enclosing}, ` : ""}${h.matchType})`),
+    ...(g.hitsTotal > g.hits.length ? [`  … ${g.hitsTotal - g.hits.length} more`] : []),
+  ]);
+  const tests = b.relatedTests.map((t) => `${t.path}  [${t.confidence}] ${t.reasons.join(", ")}`);
+  const owners = b.ownerHints.map((o) => `${o.path}  ${o.owners.join(" ") || "(unowned)"}  (${o.role})`);
+  const risks = b.riskHints.map((r) => `[${r.confidence}] ${r.category}  ${r.path}:${r.startLine}  ${r.reason}`);
+  const verify = b.verifierHints.map((v) => `$ ${v.command}  (${v.purpose}, ${v.scope}; from ${v.source.path ?? v.source.kind}${v.source.line ? `:${v.source.line}` : ""})`);
+  const rules = [
+    `outcome ${b.instructions.outcome}, ${b.instructions.effectiveInstructionHash}`,
+    ...b.instructions.forbiddenPaths.map((f) => `forbidden path ${f.glob}  (${f.ruleId})`),
+    ...(b.instructions.forbiddenActions.length > 0 ? [`forbidden actions: ${b.instructions.forbiddenActions.map((a) => a.action).join(", ")}`] : []),
+  ];
+  const gaps = [
+    ...c.notIndexed.map((n) => `not indexed: ${n.path}  (${n.reason})`),
+    ...c.skipped.map((s) => `skipped: ${s.path}  (${s.skipReason})`),
+    ...c.overLimits.map((o) => `over ${o.limit} limit: ${o.path}  (${o.sizeBytes} bytes)`),
+    ...c.noSyntacticReferences.map((n) => `no syntactic references in ${n.language}: ${n.paths.join(", ")}  (${n.reason})`),
+    ...c.symbolsNotFound.map((s) => `symbol not found: ${s}`),
+    ...c.ambiguousSymbols.map((a) => `ambiguous symbol: ${a.symbol} (${a.candidates.length} definitions)`),
+    ...c.truncated.map((t) => `truncated: ${t.list}  ${t.shown} of ${t.total ?? "more"} (${t.reason})`),
+    ...c.limitations,
+  ];
+  const lines = [
+    ...section("candidate files", direct),
+    ...section("call sites", calls),
+    ...section("related tests", tests),
+    ...section("owners", owners),
+    ...section("risks", risks),
+    ...section("verifier hints", verify),
+    ...section("instructions", rules),
+    ...section("not analysed", gaps),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
 export function formatJson(data: Record<string, unknown>): string {
   return `${JSON.stringify(data, null, 2)}\n`;
 }

@@ -1,0 +1,121 @@
+import { tokenCounter } from "./context-package/tokens.js";
+import type { ChangeImpactBundle, ChangeImpactEnv } from "./change-impact.js";
+import { QueryError } from "./errors.js";
+
+/**
+ * Fitting a change-impact bundle into a token budget: the least valuable items go first; coverage, the candidate
+ * files and the instructions' prohibitions always stay, and every list that lost items says so in coverage.truncated.
+ */
+
+type Item = object;
+type Lists = Map<string, Item[]>;
+
+function listsOf(b: ChangeImpactBundle): Lists {
+  const lists: Lists = new Map<string, Item[]>([
+    ["callSites", b.callSites],
+    ["relatedTests", b.relatedTests],
+    ["riskHints", b.riskHints],
+    ["ownerHints", b.ownerHints],
+    ["verifierHints", b.verifierHints],
+    ["instructions.files", b.instructions.files],
+    ["instructions.conflicts", b.instructions.conflicts],
+    ["instructions.commands", b.instructions.commands],
+  ]);
+  for (const d of b.directFiles) lists.set(`directFiles[${d.path}].symbols`, d.symbols);
+  return lists;
+}
+
+const field = (item: Item, key: string): unknown => (item as Record<string, unknown>)[key];
+
+/**
+ * Drop order: low- then medium-confidence evidence everywhere, then whole lists from their least useful end. Call
+ * sites go last among the hints: the candidate files are the caller's own, their callers are what it cannot see.
+ */
+const TRIM_PLAN: { list: string; match?: (item: Item) => boolean }[] = [
+  ...(["low", "medium"] as const).flatMap((tier) =>
+    ["callSites", "riskHints", "relatedTests", "verifierHints"].map((list) => ({ list, match: (i: Item) => field(i, "confidence") === tier })),
+  ),
+  { list: "ownerHints", match: (i) => field(i, "role") === "call_site" },
+  { list: "riskHints" },
+  { list: "instructions.files" },
+  { list: "verifierHints", match: (i) => field(i, "scope") === "single_test" || field(i, "scope") === "dependent_module" },
+  { list: "directFiles[" },
+  { list: "relatedTests" },
+  { list: "callSites" },
+  { list: "ownerHints" },
+  { list: "instructions.conflicts" },
+  { list: "verifierHints" },
+  { list: "instructions.commands" },
+];
+
+function dropOrder(b: ChangeImpactBundle): Item[] {
+  const order: Item[] = [];
+  const taken = new Set<Item>();
+  const lists = listsOf(b);
+  for (const step of TRIM_PLAN) {
+    for (const [name, items] of lists) {
+      if (!name.startsWith(step.list)) continue;
+      for (const item of [...items].reverse()) {
+        if (taken.has(item) || (step.match && !step.match(item))) continue;
+        taken.add(item);
+        order.push(item);
+      }
+    }
+  }
+  return order;
+}
+
+function without(b: ChangeImpactBundle, dropped: Set<Item>): ChangeImpactBundle {
+  const keep = <T extends Item>(items: T[]) => items.filter((i) => !dropped.has(i));
+  const trimmed: ChangeImpactBundle = {
+    directFiles: b.directFiles.map((d) => ({ ...d, symbols: keep(d.symbols) })),
+    callSites: keep(b.callSites),
+    relatedTests: keep(b.relatedTests),
+    ownerHints: keep(b.ownerHints),
+    riskHints: keep(b.riskHints),
+    verifierHints: keep(b.verifierHints),
+    instructions: { ...b.instructions, files: keep(b.instructions.files), conflicts: keep(b.instructions.conflicts), commands: keep(b.instructions.commands) },
+    coverage: b.coverage,
+  };
+  const truncated = b.coverage.truncated.map((t) => ({ ...t }));
+  const after = listsOf(trimmed);
+  for (const [name, items] of listsOf(b)) {
+    const shown = after.get(name)!.length;
+    if (shown === items.length) continue;
+    const prior = truncated.find((t) => t.list === name);
+    if (prior) Object.assign(prior, { shown, reason: `${prior.reason}; budgetTokens` });
+    else truncated.push({ list: name, total: items.length, shown, reason: "budgetTokens" });
+  }
+  return { ...trimmed, coverage: { ...b.coverage, truncated } };
+}
+
+/** The fewest drops (in drop order) that fit, found by bisection: each try is one full count. */
+export function fitBudget(full: ChangeImpactBundle, budget: number, tokens: (b: ChangeImpactBundle) => number): ChangeImpactBundle {
+  const order = dropOrder(full);
+  const attempt = (n: number) => without(full, new Set(order.slice(0, n)));
+  if (tokens(full) <= budget) return full;
+  const smallest = attempt(order.length);
+  const floor = tokens(smallest);
+  if (floor > budget) {
+    throw new QueryError(
+      "invalid_input",
+      `budgetTokens ${budget} cannot hold the bundle's coverage, candidate files and prohibitions (${floor} tokens)`,
+      `raise budgetTokens to at least ${floor}, or name fewer candidatePaths`,
+    );
+  }
+  let lo = 0;
+  let hi = order.length;
+  let best = smallest;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    const b = attempt(mid);
+    if (tokens(b) <= budget) [hi, best] = [mid, b];
+    else lo = mid;
+  }
+  return best;
+}
+
+export function defaultMeasure(): NonNullable<ChangeImpactEnv["measure"]> {
+  const count = tokenCounter("o200k_base");
+  return (data) => count(JSON.stringify(data));
+}
