@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { ChangeImpactBundle } from "../src/query/change-impact.js";
 import { tokenCounter } from "../src/query/context-package/tokens.js";
-import { PROJECT_ROOT } from "./helpers/cli.js";
+import { runCli } from "./helpers/cli.js";
 import { openHarness, type Harness } from "./helpers/harness.js";
 
 const PKG = "services/pricing/src/main/java/com/acme/pricing";
@@ -186,8 +185,7 @@ describe("get_change_impact_context on the golden repository", () => {
   test("repoctx impact prints the bundle for people and the envelope as JSON", () => {
     const dir = mkdtempSync(join(tmpdir(), "repoctx-impact-"));
     const store = join(dir, "index.db");
-    // Run from source: the suite does not depend on a build of these files.
-    const cli = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 120_000 });
+    const cli = (...args: string[]) => runCli(args);
     try {
       assert.equal(cli("index", h.repo.root, "--store", store, "--quiet").status, 0);
       const text = cli("impact", SERVICE, "mvnw", "--symbol", "QuoteService#quote", "--change-type", "api_migration", "--repo", h.repo.root, "--store", store);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -76,6 +76,30 @@ describe("repoctx CLI", () => {
     const text = q("audit", "--limit", "1");
     assert.match(text.stdout, /^\S+Z {2}\S+/);
     assert.equal(q("audit", "--since", "yesterday-ish").status, EXIT.invalid_input);
+  });
+
+  test("context prints the rendered package; freshness reads its manifest back and exits stale after an edit", () => {
+    const manifestFile = join(dir, "manifest.json");
+    const r = q("context", "editing", "--goal", "Validate quote expiry", "--symbol", "QuoteService#isQuoteExpired", "--allowed", "services/pricing/src/**", "--criterion", "QuoteServiceTest passes", "--budget", "3000", "--manifest-out", manifestFile);
+    assert.equal(r.status, EXIT.ok, r.stderr);
+    assert.match(r.stdout, /^# SYSTEM\n## Context package/);
+    assert.match(r.stdout, /public boolean isQuoteExpired\(Instant issuedAt, Instant now\)/);
+    assert.match(r.stderr, /package ctx_[0-9a-f-]+: \d+\/3000 tokens/);
+    const openai = q("context", "judging", "--goal", "Review", "--diff", "-", "--target", "openai", "--budget", "2000");
+    assert.equal(openai.status, EXIT.invalid_input, "an empty diff on stdin is not a diff");
+    const fresh = q("freshness", manifestFile);
+    assert.equal(fresh.status, EXIT.ok, fresh.stdout + fresh.stderr);
+    assert.match(fresh.stdout, /^fresh/);
+    const service = join(repo.root, "services/pricing/src/main/java/com/acme/pricing/QuoteService.java");
+    const original = readFileSync(service, "utf8");
+    writeFileSync(service, original.replace("900", "600"));
+    try {
+      const stale = q("freshness", manifestFile);
+      assert.equal(stale.status, EXIT.stale_context, stale.stdout + stale.stderr);
+      assert.match(stale.stdout, /file_changed: /);
+    } finally {
+      writeFileSync(service, original);
+    }
   });
 
   test("operator policy: validated, applied, and refused from inside the repository", () => {

@@ -36,7 +36,7 @@ describe("MCP Inspector CLI", () => {
   test("tools/list", () => {
     const out = inspector("--method", "tools/list");
     const names = out.tools.map((t: { name: string }) => t.name).sort();
-    assert.deepEqual(names, ["find_related_tests", "find_symbol", "get_file_slice", "get_instructions", "get_ownership", "get_task_context", "inspect_index", "search_code"]);
+    assert.deepEqual(names, ["build_context_package", "check_context_freshness", "find_related_tests", "find_symbol", "get_change_impact_context", "get_file_slice", "get_instructions", "get_ownership", "get_task_context", "inspect_index", "search_code"]);
   });
 
   test("tools/call search_code", () => {
@@ -54,6 +54,18 @@ describe("MCP Inspector CLI", () => {
     const graph = inspector("--method", "resources/read", "--uri", "repo://build-graph");
     const modules = JSON.parse(graph.contents[0].text).data.buildGraph.modules.map((m: { name: string }) => m.name);
     assert.ok(modules.includes("pricing-api"), modules.join(", "));
+  });
+
+  test("prompts/list, prompts/get and tools/call build_context_package", () => {
+    const prompts = inspector("--method", "prompts/list").prompts.map((p: { name: string }) => p.name).sort();
+    assert.deepEqual(prompts, ["build_migration_context", "build_review_context"]);
+    const got = inspector("--method", "prompts/get", "--prompt-name", "build_migration_context", "--prompt-args", "objective=Stop using quoteLegacy", "from=QuoteBatchJob#quoteLegacy", "to=QuoteService#quote");
+    assert.match(got.messages[1].content.text, /Old API: QuoteBatchJob#quoteLegacy/);
+    const out = inspector("--method", "tools/call", "--tool-name", "build_context_package", "--tool-arg", "purpose=planning", "goal=Cache quotes in QuoteService", "budgetTokens=1200", "target=anthropic");
+    const env = out.structuredContent ?? JSON.parse(out.content[0].text);
+    assert.equal(env.ok, true, JSON.stringify(env.data));
+    assert.equal(typeof env.data.rendered.system, "string");
+    assert.ok(env.data.package.budget.usedTokens <= 1200);
   });
 
   test("resources/read repo://map", () => {

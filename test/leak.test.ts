@@ -30,6 +30,49 @@ const SECRETS = [
 const FRAGMENTS = SECRETS.flatMap((s) => [s, s.slice(0, 14), s.slice(-14)]);
 const TASKS_DIR = fileURLToPath(new URL("./fixtures/tasks/", import.meta.url));
 
+/** A diff that adds secrets and touches the file named after a key. */
+const LEAKY_DIFF = [
+  "diff --git a/tools/publish_report.py b/tools/publish_report.py",
+  "--- a/tools/publish_report.py",
+  "+++ b/tools/publish_report.py",
+  "@@ -1,1 +1,2 @@",
+  `+GITHUB_TOKEN = "${SECRETS[9]}"`,
+  " import os",
+  "diff --git a/docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt b/docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt",
+  "deleted file mode 100644",
+  "--- a/docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt",
+  "+++ /dev/null",
+  "@@ -1,1 +0,0 @@",
+  `-${SECRETS[1]}`,
+  "",
+].join("\n");
+const LEAKY_LOG = [`$ SLACK=${SECRETS[5]} ./mvnw test`, `  File "tools/publish_report.py", line 3, in main`, `AssertionError: expected password="${SECRETS[0]}" to be rejected`].join("\n");
+
+/** A manifest naming the secret-holding files (hashes that match nothing). */
+function leakyManifest(commit: string): Record<string, unknown> {
+  const zero = `sha256:${"0".repeat(64)}`;
+  const ev = (id: string, path: string) => ({ id, path, startLine: 1, endLine: 3, hash: zero, spanHash: zero, kind: "file_excerpt" });
+  return {
+    manifestVersion: 1,
+    contextPackageId: "ctx_leak",
+    purpose: "editing",
+    repoId: "acme/pricing-service",
+    baseCommit: commit,
+    indexVersion: null,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    target: "local",
+    tokenizer: "o200k_base",
+    budgetTokens: 1000,
+    tokenEstimate: 10,
+    scopePaths: ["tools/publish_report.py", "docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt"],
+    evidence: [ev("E1", "tools/publish_report.py"), ev("E2", "docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt"), ev("E3", "services/pricing/src/main/resources/tls.yml"), ev("E4", ".env")],
+    instructionSources: [],
+    constraintsHash: zero,
+    effectiveInstructionHash: zero,
+    outputContract: "structured_patch",
+  };
+}
+
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -98,6 +141,21 @@ describe("leak test: every tool and resource on the golden repository", () => {
       ],
       get_task_context: [{ taskId: "42", includeComments: true, maxComments: 50 }, { taskId: "TASK-1234" }, { taskId: "#42" }],
       inspect_index: [{}],
+      get_change_impact_context: [
+        ...chunks(files, 50).map((candidatePaths) => ({ candidatePaths, changeType: "refactor" })),
+        { candidatePaths: ["tools/publish_report.py", "docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt"], symbols: ["GITHUB_TOKEN", "publish"], changeType: "api_migration", budgetTokens: 32000 },
+      ],
+      build_context_package: [
+        ...chunks(files, 50).map((candidatePaths) => ({ purpose: "editing", goal: "Review every file", candidatePaths, budgetTokens: 64000 })),
+        ...chunks(files, 50).map((candidatePaths) => ({ purpose: "planning", goal: "Plan", candidatePaths, budgetTokens: 64000, target: "gemini" })),
+        { purpose: "editing", goal: `Rotate the token ${SECRETS[4]} and the key ${SECRETS[2]}`, symbols: ["GITHUB_TOKEN", "SLACK_BOT_TOKEN", "publish"], migration: { from: "publish", to: "GITHUB_TOKEN" }, budgetTokens: 32000, target: "openai" },
+        { purpose: "planning", taskId: "42", budgetTokens: 16000 },
+        { purpose: "editing", taskId: "TASK-1234", budgetTokens: 16000, target: "anthropic" },
+        { purpose: "judging", goal: "Review", diff: LEAKY_DIFF, contract: { forbiddenPaths: ["docs/keys/**"], acceptanceCriteria: [`DB_PASSWORD=${SECRETS[3]}`] }, budgetTokens: 16000 },
+        { purpose: "pr_summary", goal: "Summarize", diff: LEAKY_DIFF, budgetTokens: 16000 },
+        { purpose: "verification_repair", goal: "Fix", diff: LEAKY_DIFF, verifierOutput: LEAKY_LOG, budgetTokens: 16000 },
+      ],
+      check_context_freshness: [{ manifest: leakyManifest(h.repo.commit) }],
     };
     const { tools } = await client.listTools();
     for (const t of tools) {
@@ -105,6 +163,25 @@ describe("leak test: every tool and resource on the golden repository", () => {
       for (const a of args[t.name]!) await call(t.name, a);
     }
     assert.deepEqual([...called].sort(), tools.map((t) => t.name).sort());
+  });
+
+  test("get every prompt and complete every argument", async () => {
+    const { prompts } = await client.listPrompts();
+    const promptArgs: Record<string, Record<string, string>> = {
+      build_migration_context: { objective: `Rotate ${SECRETS[4]}`, from: "publish", to: "GITHUB_TOKEN", paths: "tools/publish_report.py,docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt", budgetTokens: "32000" },
+      build_review_context: { goal: "Review", diff: LEAKY_DIFF, forbiddenPaths: "docs/keys/**", budgetTokens: "32000" },
+    };
+    for (const p of prompts) {
+      assert.ok(promptArgs[p.name], `the leak test has no arguments for prompt ${p.name}: add them`);
+      const res = await client.getPrompt({ name: p.name, arguments: promptArgs[p.name]! });
+      outputs.push({ what: `prompt ${p.name}`, text: JSON.stringify(res) });
+      for (const a of p.arguments ?? []) {
+        for (const value of ["", "d", "docs/", "docs/keys/", "docs/keys/AKIA", "AKIA", "GITHUB", "SLACK", "publish"]) {
+          const c = await client.complete({ ref: { type: "ref/prompt", name: p.name }, argument: { name: a.name, value } });
+          outputs.push({ what: `complete ${p.name}.${a.name}=${value}`, text: JSON.stringify(c) });
+        }
+      }
+    }
   });
 
   test("read every resource and every document", async () => {

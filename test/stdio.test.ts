@@ -32,7 +32,7 @@ describe("the built server over stdio", () => {
     try {
       assert.equal(client.getServerVersion()?.name, "repoctx");
       const tools = await client.listTools();
-      assert.deepEqual(tools.tools.map((t) => t.name).sort(), ["find_related_tests", "find_symbol", "get_file_slice", "get_instructions", "get_ownership", "get_task_context", "inspect_index", "search_code"]);
+      assert.deepEqual(tools.tools.map((t) => t.name).sort(), ["build_context_package", "check_context_freshness", "find_related_tests", "find_symbol", "get_change_impact_context", "get_file_slice", "get_instructions", "get_ownership", "get_task_context", "inspect_index", "search_code"]);
       for (const t of tools.tools) {
         assert.equal(t.annotations?.readOnlyHint, true);
         assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false);
@@ -61,6 +61,13 @@ describe("the built server over stdio", () => {
         const r = await client.readResource({ uri });
         assert.equal(JSON.parse((r.contents[0] as { text: string }).text).ok, true, uri);
       }
+      // Context assembly: a budgeted package, and the prompts that embed one.
+      const pkg = await client.callTool({ name: "build_context_package", arguments: { purpose: "editing", goal: "Validate quote expiry", symbols: ["QuoteService#isQuoteExpired"], budgetTokens: 1500 } });
+      const pkgData = (pkg.structuredContent as { data: { package: { budget: { usedTokens: number } }; rendered: { prompt: string } } }).data;
+      assert.ok(pkgData.package.budget.usedTokens <= 1500);
+      assert.match(pkgData.rendered.prompt, /public boolean isQuoteExpired/);
+      const prompts = await client.listPrompts();
+      assert.deepEqual(prompts.prompts.map((p) => p.name).sort(), ["build_migration_context", "build_review_context"]);
       const missingTask = await client.callTool({ name: "get_task_context", arguments: { taskId: "TASK-1" } });
       assert.equal((missingTask.structuredContent as { data: { error: { category: string } } }).data.error.category, "not_found", "no task source configured");
     } finally {

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError } from "commander";
+import { readFile } from "node:fs/promises";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { ConfigError } from "../config/resolve.js";
+import { CHANGE_TYPES } from "../query/change-impact.js";
 import { serverVersion } from "../mcp/server.js";
 import { EXIT } from "./exit-codes.js";
 import { printIndexResult, runIndex } from "./commands/index-cmd.js";
 import {
   callTool,
+  formatChangeImpact,
   formatJson,
   formatOwnership,
   formatRelatedTests,
@@ -16,6 +19,8 @@ import {
   report,
 } from "./commands/query-cmds.js";
 import { runServe } from "./commands/serve.js";
+import { contextArgs, formatFreshness, printContext, type ContextOptions } from "./commands/context-cmd.js";
+import { CONTEXT_PURPOSES, RENDER_TARGETS, TOKENIZERS } from "../query/context-package/types.js";
 import { setup, type CommonOptions, type Setup } from "./setup.js";
 import { DEFAULT_AUDIT_LIMIT, formatAudit, parseSince } from "./commands/audit.js";
 
@@ -170,6 +175,64 @@ export function buildProgram(): Command {
     .option("--json", "print the envelope as JSON")
     .action(async (paths: string[], opts: CommonOptions & { json?: boolean }) =>
       withSetup(opts, undefined, async (s) => report(await callTool(s, "get_ownership", { paths }), opts.json ?? false, formatOwnership, process.stdout, process.stderr)),
+    );
+
+  withCommon(program.command("impact <paths...>").description("collect the evidence bundle for a candidate change: call sites, tests, owners, risks, commands, gaps"))
+    .option("--symbol <name...>", "changed symbols (QuoteService#quote); default: the public symbols the files define")
+    .addOption(new Option("--change-type <type>", "kind of change (call sites for api_migration, bug_fix, feature, dependency_upgrade)").choices(CHANGE_TYPES).default("refactor"))
+    .option("--max-files <n>", "files listed in call sites and in related tests", positiveInt)
+    .option("--json", "print the envelope as JSON")
+    .action(async (paths: string[], opts: CommonOptions & { symbol?: string[]; changeType: string; maxFiles?: number; json?: boolean }) =>
+      withSetup(opts, undefined, async (s) => {
+        const env = await callTool(s, "get_change_impact_context", {
+          candidatePaths: paths,
+          changeType: opts.changeType,
+          ...(opts.symbol ? { symbols: opts.symbol } : {}),
+          ...(opts.maxFiles ? { maxFiles: opts.maxFiles } : {}),
+        });
+        return report(env, opts.json ?? false, formatChangeImpact, process.stdout, process.stderr);
+      }),
+    );
+
+  withCommon(program.command("context <purpose>").description(`print a budgeted context package for a purpose (${CONTEXT_PURPOSES.join(", ")})`))
+    .option("--goal <text>", "what the change must achieve")
+    .option("--task <id>", "a task from the operator's task sources")
+    .option("--path <paths...>", "candidate paths")
+    .option("--symbol <names...>", "target symbols (QuoteService#quote)")
+    .option("--from <symbol>", "migration: the old API")
+    .option("--to <symbol>", "migration: the new API")
+    .option("--allowed <globs...>", "contract: paths a change may touch")
+    .option("--forbidden <globs...>", "contract: paths a change may not touch")
+    .option("--criterion <texts...>", "contract: acceptance criteria")
+    .option("--non-goal <texts...>", "contract: non-goals")
+    .option("--check <commands...>", "contract: required verification commands")
+    .option("--diff <file>", "unified diff to review or repair ('-' reads stdin)")
+    .option("--log <file>", "the failing verifier's output (verification_repair)")
+    .option("--budget <tokens>", "token budget", positiveInt, 8000)
+    .addOption(new Option("--target <target>", "message shape").choices(RENDER_TARGETS).default("local"))
+    .addOption(new Option("--tokenizer <name>", "encoding the budget is counted in").choices(TOKENIZERS).default("o200k_base"))
+    .option("--max-files <n>", "files per list", positiveInt)
+    .option("--manifest-out <file>", "write the package manifest here (for `repoctx freshness`)")
+    .option("--json", "print the whole envelope as JSON")
+    .action(async (purpose: string, opts: CommonOptions & ContextOptions) =>
+      withSetup(opts, undefined, async (s) => {
+        const env = await callTool(s, "build_context_package", await contextArgs(purpose, opts));
+        if (opts.json || !env.ok) return report(env, opts.json ?? false, () => "", process.stdout, process.stderr);
+        for (const w of env.warnings) process.stderr.write(`warning: ${w.code}: ${w.message}\n`);
+        await printContext(env, opts, process.stdout, process.stderr);
+        return EXIT.ok;
+      }),
+    );
+
+  withCommon(program.command("freshness <manifest>").description("check a context package's manifest against the work tree and the index: fresh, or what went stale"))
+    .option("--json", "print the envelope as JSON")
+    .action(async (manifestFile: string, opts: CommonOptions & { json?: boolean }) =>
+      withSetup(opts, undefined, async (s) => {
+        const manifest = JSON.parse(await readFile(manifestFile, "utf8")) as unknown;
+        const env = await callTool(s, "check_context_freshness", { manifest });
+        const code = report(env, opts.json ?? false, formatFreshness, process.stdout, process.stderr);
+        return code === EXIT.ok && !(env.data as { contextFreshness: { fresh: boolean } }).contextFreshness.fresh ? EXIT.stale_context : code;
+      }),
     );
 
   withCommon(program.command("inspect").description("show index status, counts, exclusions and the policy in force"))

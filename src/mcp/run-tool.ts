@@ -106,7 +106,9 @@ async function execute(def: ToolDefinition, args: Record<string, unknown>, deps:
         message: `${changed.length} file(s) in this result changed since indexing (${shown}${changed.length > MAX_CHANGED_LISTED ? ", …" : ""}); line numbers and snippets may be off: re-read with get_file_slice or reindex`,
       });
     }
-    const data = projectData(out.data, out.labels, { index, wrapText: deps.wrapText ?? true });
+    const data = out.projected
+      ? { value: projectData(out.data, new Map(), { index, wrapText: false }).value, flagged: out.projected.flagged }
+      : projectData(out.data, out.labels, { index, wrapText: deps.wrapText ?? true });
     if (data.flagged.length > 0) {
       const shown = data.flagged.slice(0, MAX_CHANGED_LISTED).join(", ");
       warnings.push({

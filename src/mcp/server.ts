@@ -2,6 +2,9 @@ import { createRequire } from "node:module";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -13,6 +16,7 @@ import { projectMessage } from "../policy/projection.js";
 import { callMetaFrom } from "./audit.js";
 import type { ServerDeps } from "./deps.js";
 import { toCallToolResult, type Envelope } from "./envelope.js";
+import { PROMPTS, completePromptArgument, getPrompt } from "./prompts/index.js";
 import { DOCS_URI_PREFIX, RESOURCES, docIdFromUri, docResourceTemplate } from "./resources/index.js";
 import { runTool } from "./run-tool.js";
 import { toolInputJsonSchema } from "./schema-json.js";
@@ -49,7 +53,7 @@ function unknownToolEnvelope(name: string): Envelope {
 export function createServer(deps: ServerDeps): Server {
   const server = new Server(
     { name: SERVER_NAME, version: serverVersion() },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: INSTRUCTIONS },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -90,6 +94,32 @@ export function createServer(deps: ServerDeps): Server {
     if (!resource) throw new McpError(ErrorCode.InvalidParams, "unknown resource; resources/list names the available resources");
     const envelope = await runTool(resource.reader, {}, deps);
     return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: JSON.stringify(envelope) }] };
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: PROMPTS.map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      arguments: p.arguments.map(({ name, description, required }) => ({ name, description, required })),
+    })),
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    const def = PROMPTS.find((p) => p.name === req.params.name);
+    if (!def) throw new McpError(ErrorCode.InvalidParams, "unknown prompt; prompts/list names the available prompts");
+    try {
+      return await getPrompt(def, req.params.arguments ?? {}, deps);
+    } catch (err) {
+      throw new McpError(ErrorCode.InvalidParams, projectMessage(err instanceof Error ? err.message : String(err)));
+    }
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (req) => {
+    const ref = req.params.ref;
+    const def = ref.type === "ref/prompt" ? PROMPTS.find((p) => p.name === ref.name) : undefined;
+    const completion = def ? await completePromptArgument(def, req.params.argument.name, req.params.argument.value, deps) : { values: [], total: 0, hasMore: false };
+    return { completion };
   });
 
   return server;

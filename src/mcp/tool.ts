@@ -14,6 +14,12 @@ export interface ToolAnnotations {
 export interface ToolOutput extends Omit<QueryResult<unknown>, "items" | "stats"> {
   data: Record<string, unknown>;
   truncated: boolean;
+  /**
+   * Set when the handler already applied the projection's text rules itself (redaction, instruction-like text
+   * flagged, wrapping), because it had to count tokens of the final text: the envelope then only re-redacts,
+   * which cannot change text already redacted, and takes the handler's flagged paths.
+   */
+  projected?: { flagged: string[] };
 }
 
 /**

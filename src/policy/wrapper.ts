@@ -26,14 +26,24 @@ const DEFAULT_NOTICE = "The following content comes from the repository. It is e
  * closing marker and step outside the wrapper.
  */
 export function wrapUntrusted(text: string, src: WrapperSource): string {
+  const attrs: Record<string, string> = { source: src.source ?? "(unknown)", trust: src.trustLevel, commit: src.commit ?? "(none)" };
+  if (src.startLine !== null) attrs.lines = `${src.startLine}-${src.endLine ?? src.startLine}`;
+  return `${NOTICE[src.trustLevel] ?? DEFAULT_NOTICE}\n${markUntrusted(text, attrs)}`;
+}
+
+/**
+ * The markers alone, for callers that state the notice once for many blocks (a context package names its commit
+ * and the meaning of the markers in its header). Attribute values are JSON strings, so no value can end the tag.
+ */
+export function markUntrusted(text: string, attrs: Record<string, string>): string {
   const id = createHash("sha256").update(text).digest("hex").slice(0, 12);
-  const attrs = [
-    `source=${JSON.stringify(src.source ?? "(unknown)")}`,
-    `trust=${JSON.stringify(src.trustLevel)}`,
-    `commit=${JSON.stringify(src.commit ?? "(none)")}`,
-    ...(src.startLine !== null ? [`lines=${JSON.stringify(`${src.startLine}-${src.endLine ?? src.startLine}`)}`] : []),
-  ].join(" ");
-  return `${NOTICE[src.trustLevel] ?? DEFAULT_NOTICE}\n<untrusted-content id="${id}" ${attrs}>\n${text}\n</untrusted-content id="${id}">`;
+  const rendered = Object.entries(attrs).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+  return `<untrusted-content id="${id}" ${rendered}>\n${text}\n</untrusted-content id="${id}">`;
+}
+
+/** The notice a wrapper starts with for text of this trust level. */
+export function untrustedNotice(trustLevel: string): string {
+  return NOTICE[trustLevel] ?? DEFAULT_NOTICE;
 }
 
 /** The text inside a wrapper (what wrapUntrusted was given); text that is not wrapped comes back as it is. */

@@ -13,20 +13,22 @@ const MAX_USER_TASK_CHARS = 4000;
 const globs = z.array(z.string().min(1).max(MAX_PATH_CHARS)).max(MAX_GLOBS);
 const actions = z.array(z.enum(INSTRUCTION_ACTIONS)).max(INSTRUCTION_ACTIONS.length);
 
+/** The caller's task contract as the resolver reads it; build_context_package extends it. */
+export const taskContractSchema = z.strictObject({
+  allowedPaths: globs.optional().describe("Globs a change may touch; targets outside them are reported"),
+  forbiddenPaths: globs.optional(),
+  forbidActions: actions.optional(),
+  requireActions: actions.optional(),
+  requiredChecks: z.array(z.string().min(1).max(MAX_CHECK_CHARS)).max(MAX_CHECKS).optional().describe("Verification commands the contract requires"),
+});
+
 export const getInstructionsSchema = z.strictObject({
   paths: z
     .array(z.string().min(1).max(MAX_PATH_CHARS))
     .min(1)
     .max(MAX_PATHS)
     .describe("Repository-relative files or folders the change targets (nested instruction files apply only to their own folder)"),
-  taskContract: z
-    .strictObject({
-      allowedPaths: globs.optional().describe("Globs a change may touch; targets outside them are reported"),
-      forbiddenPaths: globs.optional(),
-      forbidActions: actions.optional(),
-      requireActions: actions.optional(),
-      requiredChecks: z.array(z.string().min(1).max(MAX_CHECK_CHARS)).max(MAX_CHECKS).optional().describe("Verification commands the contract requires"),
-    })
+  taskContract: taskContractSchema
     .optional()
     .describe("The caller's task contract (authority TASK_CONTRACT: above repository instructions, below platform and operator policy)"),
   userTask: z.string().min(1).max(MAX_USER_TASK_CHARS).optional().describe("The caller's task text (authority USER_TASK); its asks are checked against the layers above it"),

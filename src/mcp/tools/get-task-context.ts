@@ -2,6 +2,8 @@ import { z } from "zod";
 import { createTaskProviders, lookupTask, TASK_ID_PATTERN } from "../../indexer/tasks/index.js";
 import { QueryError } from "../../query/errors.js";
 import { buildTaskContext } from "../../query/task-context.js";
+import type { QueryContext, Warning } from "../../query/context.js";
+import type { ServerDeps } from "../deps.js";
 import { defineTool } from "../tool.js";
 
 const MAX_COMMENTS = 50;
@@ -30,28 +32,7 @@ export const getTaskContextTool = defineTool({
   inputSchema: getTaskContextSchema,
   annotations: { title: "Get task context", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx, deps) => {
-    const sources = deps.operator?.taskSources ?? [];
-    if (sources.length === 0) {
-      throw new QueryError(
-        "not_found",
-        "no task source is configured, so no task can be found",
-        "the operator can add taskSources (a local snapshot folder or a GitHub repository) to the server's policy file",
-      );
-    }
-    const includeComments = args.includeComments && ctx.policy.allowIssueComments && args.maxComments > 0;
-    const lookup = await lookupTask(createTaskProviders(sources), args.taskId, { includeComments, maxComments: args.maxComments });
-    if (!lookup.found) {
-      if (lookup.unavailable.length > 0) {
-        throw new QueryError(
-          "index_unavailable",
-          `task ${args.taskId} was not found, and ${lookup.unavailable.length} task source(s) could not answer: ${lookup.unavailable.join("; ")}`,
-          "try again later; if it persists the operator should check the task source configuration",
-        );
-      }
-      throw new QueryError("not_found", `no configured task source has task ${args.taskId}`, "check the id (GitHub sources take issue numbers)");
-    }
-    const result = await buildTaskContext(ctx, lookup.task, { includeComments: args.includeComments, maxComments: args.maxComments });
-    const warnings = lookup.skipped.map((message) => ({ code: "task_source_unavailable", message: `${message}; a later source answered` }));
+    const { result, warnings } = await loadTask(args, ctx, deps);
     return {
       data: { task: result.items[0] ?? null, stats: result.stats },
       evidence: result.evidence,
@@ -62,3 +43,34 @@ export const getTaskContextTool = defineTool({
     };
   },
 });
+
+/** A task from the operator's task sources as structured, redacted context; errors say which source failed. */
+export async function loadTask(
+  args: { taskId: string; includeComments: boolean; maxComments: number },
+  ctx: QueryContext,
+  deps: ServerDeps,
+): Promise<{ result: Awaited<ReturnType<typeof buildTaskContext>>; warnings: Warning[] }> {
+  const sources = deps.operator?.taskSources ?? [];
+  if (sources.length === 0) {
+    throw new QueryError(
+      "not_found",
+      "no task source is configured, so no task can be found",
+      "the operator can add taskSources (a local snapshot folder or a GitHub repository) to the server's policy file",
+    );
+  }
+  const includeComments = args.includeComments && ctx.policy.allowIssueComments && args.maxComments > 0;
+  const lookup = await lookupTask(createTaskProviders(sources), args.taskId, { includeComments, maxComments: args.maxComments });
+  if (!lookup.found) {
+    if (lookup.unavailable.length > 0) {
+      throw new QueryError(
+        "index_unavailable",
+        `task ${args.taskId} was not found, and ${lookup.unavailable.length} task source(s) could not answer: ${lookup.unavailable.join("; ")}`,
+        "try again later; if it persists the operator should check the task source configuration",
+      );
+    }
+    throw new QueryError("not_found", `no configured task source has task ${args.taskId}`, "check the id (GitHub sources take issue numbers)");
+  }
+  const result = await buildTaskContext(ctx, lookup.task, { includeComments: args.includeComments, maxComments: args.maxComments });
+  const warnings = lookup.skipped.map((message) => ({ code: "task_source_unavailable", message: `${message}; a later source answered` }));
+  return { result, warnings };
+}

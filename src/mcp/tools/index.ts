@@ -1,6 +1,9 @@
 import type { ToolDefinition } from "../tool.js";
+import { buildContextPackageTool } from "./build-context-package.js";
+import { checkContextFreshnessTool } from "./check-context-freshness.js";
 import { findRelatedTestsTool } from "./find-related-tests.js";
 import { findSymbolTool } from "./find-symbol.js";
+import { getChangeImpactContextTool } from "./get-change-impact-context.js";
 import { getFileSliceTool } from "./get-file-slice.js";
 import { getInstructionsTool } from "./get-instructions.js";
 import { getOwnershipTool } from "./get-ownership.js";
@@ -18,6 +21,9 @@ export const TOOLS: readonly ToolDefinition[] = [
   getInstructionsTool,
   getTaskContextTool,
   inspectIndexTool,
+  getChangeImpactContextTool,
+  buildContextPackageTool,
+  checkContextFreshnessTool,
 ];
 
 export function findTool(name: string): ToolDefinition | undefined {

@@ -176,7 +176,8 @@ export async function getInstructions(
   env: InstructionEnv,
   input: GetInstructionsInput,
 ): Promise<{ instructions: ResolvedInstructions & { files: InstructionFileView[]; lint: InstructionLint[] }; evidence: EvidenceDraft[]; labels: Map<string, LabelInput>; warnings: Warning[]; truncated: boolean }> {
-  const targets = [...new Set(input.paths.map(requirePath))];
+  // No paths: only the rules for the whole repository (root scope) apply.
+  const targets = input.paths.length > 0 ? [...new Set(input.paths.map(requirePath))] : [""];
   const all = applyInstructionLimits(await ctx.store.listInstructionFiles(ctx.index.id), env.policy);
   const relevant = all.filter((f) => applies(f.scope, targets));
   await markWorkingTreeChanges(env.root, relevant);
