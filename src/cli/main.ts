@@ -19,6 +19,7 @@ import {
   report,
 } from "./commands/query-cmds.js";
 import { runServe } from "./commands/serve.js";
+import { runEvalCommand } from "./commands/eval-cmd.js";
 import { contextArgs, formatFreshness, printContext, type ContextOptions } from "./commands/context-cmd.js";
 import { CONTEXT_PURPOSES, RENDER_TARGETS, TOKENIZERS } from "../query/context-package/types.js";
 import { setup, type CommonOptions, type Setup } from "./setup.js";
@@ -258,6 +259,20 @@ export function buildProgram(): Command {
         return EXIT.ok;
       }),
     );
+
+  // Not withSetup: eval indexes a temporary worktree into its own temporary store, never the served index.
+  program
+    .command("eval")
+    .description("evaluate retrieval on the repository's own history: query recent commit messages at their parents, report Recall@k, MRR, related-test recall, latency")
+    .option("--repo <path>", "repository root (default: current directory)")
+    .option("--commits <n>", "commits to evaluate (default 30)", positiveInt)
+    .option("--modes <names...>", "retrieval modes to compare (default: all registered)")
+    .option("--policy <file>", "operator read policy (YAML); never read from the evaluated repository")
+    .option("--json", "print the whole report as JSON")
+    .option("--quiet", "no progress on stderr")
+    .action(async (opts: { repo?: string; commits?: number; modes?: string[]; policy?: string; json?: boolean; quiet?: boolean }) => {
+      process.exitCode = await runEvalCommand(opts, { out: process.stdout, err: process.stderr });
+    });
 
   program.exitOverride((err) => {
     process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.invalid_input);
