@@ -9,7 +9,7 @@ import { getInstructions, type InstructionEnv } from "./knowledge/instructions.j
 import { knowledgeOf, requirePath, type Knowledge } from "./knowledge/load.js";
 import { getOwnership, type OwnershipItem } from "./knowledge/ownership.js";
 import { findRelatedTests, type RelatedTest } from "./knowledge/related-tests.js";
-import { riskMap, type RiskHint } from "./knowledge/risk-map.js";
+import { riskHintsFor as riskHintsOfFiles, type RiskHint } from "./knowledge/risk-map.js";
 import { findSymbol, type SymbolCandidate, type SymbolHit, type SymbolIntent } from "./symbols.js";
 
 export const CHANGE_TYPES = ["api_migration", "bug_fix", "feature", "refactor", "dependency_upgrade", "config_change", "test_change", "docs"] as const;
@@ -429,14 +429,9 @@ function unanalysedReason(f: FileRow): string {
 // Risks, instructions and verifier commands.
 
 async function riskHintsFor(ctx: QueryContext, paths: Set<string>, roleOf: (p: string) => Role, c: Collector): Promise<RiskHintItem[]> {
-  const risk = await riskMap(ctx);
-  if (risk.truncated) c.coverage.limitations.push("the repository-wide risk scan reached its bounds: some risk hints may be missing");
-  for (const cat of risk.map.categories) {
-    if (cat.truncated) c.coverage.truncated.push({ list: `riskMap.${cat.category}`, total: cat.total, shown: cat.hints.length, reason: "risk hints kept per category repository-wide; hints for these files may be among those left out" });
-  }
-  return risk.map.categories
-    .flatMap((cat) => cat.hints)
-    .filter((h) => paths.has(h.path) && c.files.has(h.path))
+  const risk = await riskHintsOfFiles(ctx, [...paths].filter((p) => c.files.has(p)));
+  if (risk.truncated) c.coverage.limitations.push(`risk hints are capped per file; a file with more lists its first ones`);
+  return risk.hints
     .map((h) => ({ ...h, role: roleOf(h.path), contentHash: c.files.get(h.path)!.contentHash }))
     .sort((a, b) => RANK[a.confidence] - RANK[b.confidence] || (a.role === b.role ? 0 : a.role === "candidate" ? -1 : 1) || a.path.localeCompare(b.path));
 }

@@ -5,7 +5,7 @@ import type { SymbolRow } from "../../store/store.js";
 import type { QueryContext } from "../context.js";
 import { knowledgeOf } from "../knowledge/load.js";
 import { getOwnership } from "../knowledge/ownership.js";
-import { riskMap } from "../knowledge/risk-map.js";
+import { riskHintsFor } from "../knowledge/risk-map.js";
 import type { Candidate } from "./budget.js";
 import type { ParsedDiff } from "./diff.js";
 import { diffSummary, type DiffViolation } from "./diff-rules.js";
@@ -108,9 +108,8 @@ export async function ownershipBlocks(ctx: QueryContext, scope: string[], priori
 }
 
 export async function riskBlocks(ctx: QueryContext, scope: string[]): Promise<Candidate[]> {
-  const inScope = new Set(scope);
-  const { map } = await riskMap(ctx);
-  const hints = map.categories.flatMap((c) => c.hints).filter((h) => inScope.has(h.path)).slice(0, MAX_HINTS);
+  const { hints: all } = await riskHintsFor(ctx, scope);
+  const hints = all.slice(0, MAX_HINTS);
   if (hints.length === 0) return [];
   const g = guardText(["Risk hints (heuristics, not verdicts):", ...hints.map((h) => `- ${h.category} ${h.path}:${h.startLine} — ${h.reason} (${h.confidence})`)].join("\n"), "tool_output", { source: "risk map" });
   return [{ priority: "code_evidence", role: "user", kind: "risk", title: "Risk", forms: [{ form: "full", text: g.text }], trustLevel: "tool_output", reason: "risky areas among these paths" }];

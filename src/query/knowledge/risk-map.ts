@@ -200,3 +200,62 @@ export async function riskMap(ctx: QueryContext): Promise<{ map: RiskMap; eviden
   }
   return { map: { categories }, evidence, labels, truncated };
 }
+
+/** Hints kept per file by riskHintsFor: a file with hundreds of exported symbols needs a count, not a list. */
+const MAX_HINTS_PER_FILE = 20;
+
+/**
+ * The risk hints of given files, every rule applied to each of them (path, entrypoint, symbol and content rules),
+ * without the repository-wide bounds of riskMap: what a change to these files needs to know. Unknown, skipped,
+ * vendored and test files get none.
+ */
+export async function riskHintsFor(ctx: QueryContext, paths: Iterable<string>): Promise<{ hints: RiskHint[]; truncated: boolean }> {
+  const k = await knowledgeOf(ctx);
+  const entrypoints = (await findEntrypoints(ctx, k)).items;
+  const libraries = new Set(k.graph.modules.filter((m) => m.type === "library").map((m) => m.path));
+  const out: RiskHint[] = [];
+  let truncated = false;
+  for (const path of new Set(paths)) {
+    const f = await ctx.store.getFile(ctx.index.id, path);
+    if (!f || f.skipReason !== null || f.isVendored || isTestPath(f.path)) continue;
+    const moduleName = k.moduleOf(f.path)?.name ?? null;
+    const hints: RiskHint[] = [];
+    const add = (h: Omit<RiskHint, "path" | "module">) => hints.push({ ...h, path: f.path, module: moduleName });
+    for (const r of PATH_RULES) {
+      if (r.test(f)) add({ category: r.category, rule: r.id, reason: typeof r.reason === "string" ? r.reason : r.reason(f), startLine: 1, endLine: Math.max(1, f.lineCount ?? 1), confidence: r.confidence });
+    }
+    for (const e of entrypoints) {
+      if (e.path !== f.path || (e.type !== "package-main" && e.type !== "cli-bin" && e.type !== "http-controller" && e.type !== "http-route")) continue;
+      const line = e.startLine ?? 1;
+      add({ category: "public_api", rule: `entrypoint-${e.type}`, reason: `${e.type.replace("-", " ")} exposed to users or other packages`, startLine: line, endLine: e.endLine ?? line, confidence: e.type === "package-main" || e.type === "cli-bin" ? "high" : "medium" });
+    }
+    if (!f.isGenerated) {
+      const m = k.moduleOf(f.path);
+      for (const sym of await ctx.store.findSymbols(ctx.index.id, { path: f.path, limit: 5000 })) {
+        for (const r of SYMBOL_RULES) {
+          if (r.kinds.includes(sym.kind) && r.name.test(sym.name)) add({ category: r.category, rule: r.id, reason: `${r.reason}: ${sym.kind} ${sym.qualifiedName}`, startLine: sym.startLine, endLine: sym.endLine, confidence: r.confidence });
+        }
+        const publicType = (sym.kind === "class" || sym.kind === "interface" || sym.kind === "enum") && sym.visibility === "public" && sym.container === null;
+        if (publicType && m && libraries.has(m.path) && !INTERNAL_PATH.test(f.path)) {
+          add({ category: "public_api", rule: "library-public-type", reason: `public ${sym.kind} ${sym.qualifiedName} of library ${m.name}`, startLine: sym.startLine, endLine: sym.startLine, confidence: "low" });
+        }
+      }
+    }
+    if (!isDocPath(f.path) && !f.isSecretSuspect) {
+      const text = (await ctx.store.getContent(ctx.index.id, f.path))?.split("\n") ?? [];
+      for (const r of CONTENT_RULES) {
+        if (r.path && !r.path.test(f.path)) continue;
+        const lines = text.flatMap((l, i) => {
+          r.line.lastIndex = 0;
+          return r.line.test(l) ? [i + 1] : [];
+        });
+        if (lines.length === 0) continue;
+        const more = lines.length > 1 ? ` (${lines.length} lines in this file, first at ${lines.slice(0, 5).join(", ")})` : "";
+        add({ category: r.category, rule: r.id, reason: `${r.reason}${more}`, startLine: lines[0]!, endLine: lines[0]!, confidence: r.confidence });
+      }
+    }
+    if (hints.length > MAX_HINTS_PER_FILE) truncated = true;
+    out.push(...hints.sort(hintOrder).slice(0, MAX_HINTS_PER_FILE));
+  }
+  return { hints: out.sort(hintOrder), truncated };
+}
