@@ -11,6 +11,7 @@ import type * as ResourcesModule from "../src/mcp/resources/index.js";
 import type * as SchemaModule from "../src/config/schema.js";
 import type * as LogModule from "../src/log.js";
 import type * as RepoInfoModule from "../src/indexer/repo-info.js";
+import type * as TokensModule from "../src/query/context-package/tokens.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 const DIST = new URL("../dist/", import.meta.url);
@@ -28,3 +29,4 @@ export const loadResources = (): Promise<typeof ResourcesModule> => load("mcp/re
 export const loadSchema = (): Promise<typeof SchemaModule> => load("config/schema.js");
 export const loadLog = (): Promise<typeof LogModule> => load("log.js");
 export const loadRepoInfo = (): Promise<typeof RepoInfoModule> => load("indexer/repo-info.js");
+export const loadTokens = (): Promise<typeof TokensModule> => load("query/context-package/tokens.js");

@@ -64,6 +64,7 @@ async function main() {
     root,
     store,
     maxFileBytes,
+    /** @param {{ phase: string }} p */
     onProgress: (p) => {
       if (p.phase === phase) return;
       const now = performance.now();

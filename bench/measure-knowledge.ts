@@ -12,24 +12,16 @@
  * Every envelope with ok=false, timed or not, is recorded as an error (tool, category, message, how often); for an
  * internal error the message is the logged exception's, which the envelope only names by correlation id.
  */
-import { runJsonChild } from "./child.js";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import type { Envelope } from "../src/mcp/envelope.js";
-import type { Logger } from "../src/log.js";
+import { arr, errorOf, errorRecorder, num, obj, timed, type CallError } from "./call-errors.js";
+import { runJsonChild } from "./child.js";
 import { REPO_ROOT, loadRepoInfo, loadResources, loadRunTool, loadSchema, loadSqliteStore, loadTools } from "./dist.js";
 import { KNOWLEDGE_RESOURCE_URIS, relatedTestsArgs, type OwnershipLookup, type RelatedTestsLookup } from "./queries.js";
 import { timeCalls } from "./time-calls.js";
 
-export interface KnowledgeError {
-  /** The tool or resource, and the lookup's label. */
-  call: string;
-  category: string;
-  /** The envelope's message; for an internal error, the exception the server logged (name, message, first frame). */
-  message: string;
-  /** Envelopes with this error (warm-up and timed passes). */
-  count: number;
-}
+/** A failed call: the tool or resource and lookup, category, message, how often. */
+export type KnowledgeError = CallError;
 
 export interface RelatedTestsOutcome {
   ok: boolean;
@@ -95,12 +87,6 @@ export interface KnowledgeMeasurement {
   ownership: OwnershipTiming[];
   errors: KnowledgeError[];
 }
-
-const num = (v: unknown): number => (typeof v === "number" ? v : 0);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-/** A failed envelope's error category (its message is in KnowledgeMeasurement.errors). */
-const errorOf = (e: Envelope): string | undefined => (e.ok ? undefined : String(obj(e.data.error).category ?? "unknown"));
 
 function relatedTestsOutcome(e: Envelope): RelatedTestsOutcome {
   const tests = arr(e.data.tests).map(obj);
@@ -172,32 +158,6 @@ function resourceOutcome(uri: string, e: Envelope): ResourceOutcome {
   };
 }
 
-/** Exceptions logged with their correlation id (an internal error's envelope carries only the id); no output. */
-function capturingLogger(): { logger: Logger; detail(correlationId: string): string | undefined } {
-  const details = new Map<string, string>();
-  return {
-    logger: {
-      log(level, _message, fields) {
-        if (level !== "error" || typeof fields?.correlationId !== "string") return;
-        const e = fields.error;
-        if (e !== null && typeof e === "object") {
-          const { name, message, stack } = e as { name?: unknown; message?: unknown; stack?: unknown };
-          const frame = typeof stack === "string" ? stack.split("\n").find((l) => l.trimStart().startsWith("at "))?.trim() : undefined;
-          details.set(fields.correlationId, `${String(name)}: ${String(message)}${frame ? ` (${frame})` : ""}`);
-        } else details.set(fields.correlationId, String(e));
-      },
-    },
-    detail: (id) => details.get(id),
-  };
-}
-
-/** A call and its own wall time, so a warm-up (cold) call is timed too. */
-async function timed(call: () => Promise<Envelope>): Promise<{ envelope: Envelope; ms: number }> {
-  const started = performance.now();
-  const envelope = await call();
-  return { envelope, ms: performance.now() - started };
-}
-
 export async function measureKnowledge(
   root: string,
   dbPath: string,
@@ -223,24 +183,12 @@ export async function measureKnowledge(
     return r;
   });
 
-  const errors = new Map<string, KnowledgeError>();
-  const captured = capturingLogger();
-  const note = (call: string, e: Envelope): Envelope => {
-    if (e.ok) return e;
-    const d = obj(e.data.error);
-    const category = typeof d.category === "string" ? d.category : "unknown";
-    const logged = typeof d.correlationId === "string" ? captured.detail(d.correlationId) : undefined;
-    const message = logged ?? (typeof d.message === "string" ? d.message : JSON.stringify(e.data.error)).replace(/correlation id [0-9a-f-]+/i, "correlation id …");
-    const key = `${call}\u0000${category}\u0000${message}`;
-    const seen = errors.get(key);
-    if (seen) seen.count += 1;
-    else errors.set(key, { call, category, message, count: 1 });
-    return e;
-  };
+  const recorder = errorRecorder();
+  const note = recorder.note;
 
   const head = await currentHead(root);
   const store = SqliteStore.open(dbPath);
-  const deps = { store, root, policy: defaultReadPolicy(), logger: captured.logger, readHead: async () => head };
+  const deps = { store, root, policy: defaultReadPolicy(), logger: recorder.logger, readHead: async () => head };
   try {
     // Resources first: nothing earlier in the process has loaded the index's knowledge.
     const resourceRuns = await timeCalls(resources, passes, (r) => timed(async () => note(r.uri, await runTool(r.reader, {}, deps))));
@@ -265,7 +213,7 @@ export async function measureKnowledge(
         outcome: relatedTestsOutcome(t.warmup.envelope),
       })),
       ownership: ownershipRuns.map((t) => ({ lookup: t.item, samplesMs: t.samplesMs, outcome: ownershipOutcome(t.warmup) })),
-      errors: [...errors.values()],
+      errors: recorder.errors(),
     };
   } finally {
     await store.close();

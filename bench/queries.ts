@@ -246,3 +246,204 @@ export function ownershipLookupsFor(corpus: CorpusName): readonly OwnershipLooku
 
 /** The three knowledge resources timed cold and warm, in the order they are first read. */
 export const KNOWLEDGE_RESOURCE_URIS = ["repo://map", "repo://build-graph", "repo://risk-map"] as const;
+
+/**
+ * A `build_context_package` call, built once per budget in CONTEXT_BUDGETS: a purpose, the task (goal and a small
+ * contract with acceptance criteria and allowed paths, so the quality rubric has what it asks for) and what the
+ * package is about (symbols, candidate paths or a diff).
+ */
+export interface ContextPackageSpec {
+  /** Short label for tables. */
+  label: string;
+  purpose: "planning" | "editing" | "judging";
+  goal: string;
+  symbols?: string[];
+  candidatePaths?: string[];
+  /** Unified diff (judging). */
+  diff?: string;
+  contract: { acceptanceCriteria: string[]; allowedPaths: string[] };
+}
+
+/** Every package spec is built at each of these token budgets (o200k_base, the tool's default tokenizer). */
+export const CONTEXT_BUDGETS = [2000, 8000, 32_000] as const;
+
+/** A small fixed change to two files of the corpus, as `git diff` prints it (the context lines are the corpus's). */
+const LINUX_DIFF = `diff --git a/include/linux/sched.h b/include/linux/sched.h
+--- a/include/linux/sched.h
++++ b/include/linux/sched.h
+@@ -1986,3 +1986,4 @@ extern struct task_struct *find_get_task_by_vpid(pid_t nr);
+ extern int wake_up_state(struct task_struct *tsk, unsigned int state);
+ extern int wake_up_process(struct task_struct *tsk);
++extern int wake_up_process_flags(struct task_struct *tsk, int wake_flags);
+ extern void wake_up_new_task(struct task_struct *tsk);
+diff --git a/kernel/sched/core.c b/kernel/sched/core.c
+--- a/kernel/sched/core.c
++++ b/kernel/sched/core.c
+@@ -4371,7 +4371,12 @@ int wake_up_process(struct task_struct *p)
+ int wake_up_process(struct task_struct *p)
+ {
+-	return try_to_wake_up(p, TASK_NORMAL, 0);
++	return wake_up_process_flags(p, 0);
+ }
+ EXPORT_SYMBOL(wake_up_process);
++
++int wake_up_process_flags(struct task_struct *p, int wake_flags)
++{
++	return try_to_wake_up(p, TASK_NORMAL, wake_flags);
++}
+ 
+ int wake_up_state(struct task_struct *p, unsigned int state)
+`;
+
+const NODE_MODULES_DIFF = `diff --git a/commander/lib/command.js b/commander/lib/command.js
+--- a/commander/lib/command.js
++++ b/commander/lib/command.js
+@@ -805,5 +805,5 @@ class Command extends EventEmitter {
+   requiredOption(flags, description, parseArg, defaultValue) {
+     return this._optionEx(
+-      { mandatory: true },
++      { mandatory: true, requiredOption: true },
+       flags,
+       description,
+diff --git a/commander/typings/index.d.ts b/commander/typings/index.d.ts
+--- a/commander/typings/index.d.ts
++++ b/commander/typings/index.d.ts
+@@ -667,6 +667,8 @@ export class Command {
+   /**
+    * Define a required option, which must have a value after parsing. This usually means
+    * the option must be specified on the command line. (Otherwise the same as .option().)
++   *
++   * The option is marked as required in the help.
+    *
+    * The \`flags\` string contains the short and/or long flags, separated by comma, a pipe or space.
+    */
+`;
+
+/**
+ * Fixed package lists, one per corpus: editing a function found by symbol, planning over three candidate files,
+ * judging a two-file diff. Every symbol and path is in the prepared corpus. Keep them stable.
+ */
+const LINUX_PACKAGES: readonly ContextPackageSpec[] = [
+  {
+    label: "editing, by symbol",
+    purpose: "editing",
+    goal: "Make wake_up_process take wake flags from its callers",
+    symbols: ["wake_up_process"],
+    contract: { acceptanceCriteria: ["existing callers behave as before"], allowedPaths: ["kernel/sched/**", "include/linux/sched.h"] },
+  },
+  {
+    label: "planning, 3 paths",
+    purpose: "planning",
+    goal: "Add a wake-up latency tracepoint",
+    candidatePaths: ["kernel/sched/core.c", "kernel/sched/wait.c", "include/linux/sched.h"],
+    contract: { acceptanceCriteria: ["no change in behaviour with tracing off"], allowedPaths: ["kernel/sched/**", "include/**"] },
+  },
+  {
+    label: "judging, 2-file diff",
+    purpose: "judging",
+    goal: "Let callers of wake_up_process pass wake flags",
+    diff: LINUX_DIFF,
+    contract: { acceptanceCriteria: ["wake_up_process keeps its behaviour"], allowedPaths: ["kernel/sched/**", "include/linux/sched.h"] },
+  },
+];
+
+const NODE_MODULES_PACKAGES: readonly ContextPackageSpec[] = [
+  {
+    label: "editing, by symbol",
+    purpose: "editing",
+    goal: "Let requiredOption accept a list of choices",
+    symbols: ["Command#requiredOption"],
+    candidatePaths: ["commander/lib/command.js"],
+    contract: { acceptanceCriteria: ["existing option definitions keep parsing"], allowedPaths: ["commander/**"] },
+  },
+  {
+    label: "planning, 3 paths",
+    purpose: "planning",
+    goal: "Add help groups to options",
+    candidatePaths: ["commander/lib/command.js", "commander/lib/option.js", "commander/lib/help.js"],
+    contract: { acceptanceCriteria: ["help output unchanged for commands without groups"], allowedPaths: ["commander/**"] },
+  },
+  {
+    label: "judging, 2-file diff",
+    purpose: "judging",
+    goal: "Mark required options in the help",
+    diff: NODE_MODULES_DIFF,
+    contract: { acceptanceCriteria: ["options that are not required are unchanged"], allowedPaths: ["commander/**"] },
+  },
+];
+
+export function contextPackagesFor(corpus: CorpusName): readonly ContextPackageSpec[] {
+  return corpus === "linux" ? LINUX_PACKAGES : NODE_MODULES_PACKAGES;
+}
+
+/** The arguments `build_context_package` receives (defaults otherwise: target local, o200k_base, 8 files per list). */
+export function contextPackageArgs(s: ContextPackageSpec, budgetTokens: number): Record<string, unknown> {
+  return {
+    purpose: s.purpose,
+    goal: s.goal,
+    ...(s.symbols ? { symbols: s.symbols } : {}),
+    ...(s.candidatePaths ? { candidatePaths: s.candidatePaths } : {}),
+    ...(s.diff ? { diff: s.diff } : {}),
+    contract: s.contract,
+    budgetTokens,
+  };
+}
+
+/** A package spec as one short table cell. */
+export function describeContextPackage(s: ContextPackageSpec): string {
+  const what = [
+    s.symbols ? `symbols ${s.symbols.join(", ")}` : "",
+    s.candidatePaths ? `paths ${s.candidatePaths.join(", ")}` : "",
+    s.diff ? `diff of ${[...s.diff.matchAll(/^\+\+\+ b\/(.+)$/gm)].map((m) => m[1]).join(", ")}` : "",
+  ].filter((x) => x.length > 0);
+  return `${s.purpose}: ${what.join("; ")}`;
+}
+
+/** The package whose manifest `check_context_freshness` is timed on: the first spec at this budget. */
+export const FRESHNESS_PACKAGE_BUDGET = 8000;
+
+/** A `get_change_impact_context` call. */
+export interface ChangeImpactLookup {
+  /** Short label for tables. */
+  label: string;
+  candidatePaths: string[];
+  symbols?: string[];
+  changeType: "bug_fix" | "refactor" | "feature";
+  budgetTokens?: number;
+}
+
+/**
+ * Fixed `get_change_impact_context` lists: a bug fix to one named function (call sites), a refactor of one file
+ * (its public symbols are derived and every reference followed), a two-file feature trimmed to a token budget.
+ */
+const LINUX_IMPACT: readonly ChangeImpactLookup[] = [
+  { label: "bug fix, one symbol", candidatePaths: ["kernel/sched/core.c"], symbols: ["wake_up_process"], changeType: "bug_fix" },
+  { label: "refactor, derived symbols", candidatePaths: ["lib/string.c"], changeType: "refactor" },
+  { label: "feature, 2 files, 8,000 tokens", candidatePaths: ["mm/slub.c", "include/linux/slab.h"], symbols: ["kmem_cache_alloc"], changeType: "feature", budgetTokens: 8000 },
+];
+
+const NODE_MODULES_IMPACT: readonly ChangeImpactLookup[] = [
+  { label: "bug fix, one symbol", candidatePaths: ["commander/lib/command.js"], symbols: ["Command#requiredOption"], changeType: "bug_fix" },
+  { label: "refactor, derived symbols", candidatePaths: ["zod/src/v4/classic/parse.ts"], changeType: "refactor" },
+  { label: "feature, 2 files, 8,000 tokens", candidatePaths: ["pino/lib/levels.js", "pino/lib/tools.js"], changeType: "feature", budgetTokens: 8000 },
+];
+
+export function changeImpactLookupsFor(corpus: CorpusName): readonly ChangeImpactLookup[] {
+  return corpus === "linux" ? LINUX_IMPACT : NODE_MODULES_IMPACT;
+}
+
+/** The arguments `get_change_impact_context` receives (defaults otherwise: 12 files per list, no budget). */
+export function changeImpactArgs(l: ChangeImpactLookup): Record<string, unknown> {
+  return {
+    candidatePaths: l.candidatePaths,
+    changeType: l.changeType,
+    ...(l.symbols ? { symbols: l.symbols } : {}),
+    ...(l.budgetTokens ? { budgetTokens: l.budgetTokens } : {}),
+  };
+}
+
+/** An impact lookup as one short table cell. */
+export function describeChangeImpact(l: ChangeImpactLookup): string {
+  const flags = [l.symbols ? `symbols ${l.symbols.join(", ")}` : "", l.budgetTokens ? `budget ${l.budgetTokens}` : ""].filter((x) => x.length > 0);
+  return `${l.changeType} ${l.candidatePaths.join(", ")}${flags.length > 0 ? ` [${flags.join("; ")}]` : ""}`;
+}

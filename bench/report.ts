@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { Corpus } from "./corpus.js";
 import type { MachineInfo } from "./machine.js";
 import type { IndexMeasurement } from "./measure-index.js";
+import type { ContextMeasurement } from "./measure-context.js";
 import type { KnowledgeMeasurement } from "./measure-knowledge.js";
 import type { IncrementalMeasurement } from "./measure-index.js";
 import type { OverlayMeasurement } from "./overlay.js";
@@ -10,7 +11,7 @@ import type { QueryMeasurement } from "./measure-queries.js";
 import type { RgMeasurement } from "./measure-rg.js";
 import type { ServeMeasurement } from "./measure-serve.js";
 import type { SymbolLookupMeasurement, SymbolStoreFigures } from "./measure-symbols.js";
-import { describeLookup, describeQuery, describeRelatedTests } from "./queries.js";
+import { CONTEXT_BUDGETS, describeChangeImpact, describeContextPackage, describeLookup, describeQuery, describeRelatedTests } from "./queries.js";
 import { GIB, MIB, fmtBytes, fmtInt, fmtMs, max, median, percentile } from "./stats.js";
 
 export const TARGETS = {
@@ -46,6 +47,8 @@ export interface BenchResults {
   freshness?: { overlay: OverlayMeasurement; incremental: IncrementalMeasurement };
   /** find_related_tests, get_ownership and the knowledge resources (no targets). */
   knowledge: KnowledgeMeasurement;
+  /** build_context_package, get_change_impact_context and check_context_freshness (no targets). */
+  context: ContextMeasurement;
   rg: RgMeasurement;
   serve: ServeMeasurement;
   /** 1-minute load average at the start, its maximum while the bench ran, and at the end. */
@@ -224,6 +227,56 @@ function knowledgeRows(r: BenchResults): Row[] {
   ];
 }
 
+/** Context assembly: informational, no targets. */
+function contextRows(r: BenchResults): Row[] {
+  const c = r.context;
+  const built = allSamples(c.packages);
+  const impact = allSamples(c.impact);
+  const ok = c.packages.filter((p) => p.outcome.ok);
+  const perBudget = CONTEXT_BUDGETS.map((b) => {
+    const used = ok.filter((p) => p.budgetTokens === b).map((p) => p.outcome.usedTokens);
+    const m = median(used);
+    return `${fmtInt(b)}: ${fmtInt(m)} (${share(m, b)}), max ${fmtInt(max(used))}`;
+  }).join("; ");
+  const sum = (f: (p: (typeof c.packages)[number]) => number): number => c.packages.reduce((n, p) => n + f(p), 0);
+  const f = c.freshness;
+  const rows: Row[] = [
+    {
+      metric: `build_context_package p50 / p95 (${c.packages.length} packages x ${c.passes}, warm)`,
+      value: `${fmtMs(percentile(built, P50))} / ${fmtMs(percentile(built, P95))}, slowest package p50 ${fmtMs(Math.max(...c.packages.map((p) => median(p.samplesMs))))}`,
+      target: "",
+      met: null,
+    },
+    { metric: "  first build_context_package call (loads knowledge)", value: c.packages[0] ? fmtMs(c.packages[0].firstMs) : "n/a", target: "", met: null },
+    { metric: "  tokens used per package by budget (median over specs)", value: perBudget, target: "", met: null },
+    {
+      metric: "  blocks included / omitted, evidence, quality accepted",
+      value: `${fmtInt(sum((p) => p.outcome.blocks))} / ${fmtInt(sum((p) => p.outcome.omitted))} blocks, ${fmtInt(sum((p) => p.outcome.evidence))} evidence items, accepted ${ok.filter((p) => p.outcome.qualityAccepted).length} of ${c.packages.length}`,
+      target: "",
+      met: null,
+    },
+    {
+      metric: `get_change_impact_context p50 / p95 (${c.impact.length} lookups x ${c.passes}, warm)`,
+      value: `${fmtMs(percentile(impact, P50))} / ${fmtMs(percentile(impact, P95))} (bundles ${c.impact.map((i) => fmtInt(i.outcome.tokens)).join(", ")} tokens)`,
+      target: "",
+      met: null,
+    },
+    {
+      metric: `check_context_freshness p50 / p95 (1 manifest x ${c.passes}, warm)`,
+      value: f ? `${fmtMs(percentile(f.samplesMs, P50))} / ${fmtMs(percentile(f.samplesMs, P95))} (${f.outcome.evidenceChecked} evidence items, ${f.outcome.fresh ? "fresh" : `${f.outcome.stale} stale`})` : "n/a (its package failed)",
+      target: "",
+      met: null,
+    },
+    {
+      metric: "context assembly errors",
+      value: c.errors.length === 0 ? "none" : `${fmtInt(c.errors.reduce((n, e) => n + e.count, 0))} (listed below the tables)`,
+      target: "",
+      met: null,
+    },
+  ];
+  return rows;
+}
+
 function allSamples(perQuery: { samplesMs: number[] }[]): number[] {
   return perQuery.flatMap((t) => t.samplesMs);
 }
@@ -285,6 +338,7 @@ export function summaryRows(r: BenchResults): Row[] {
     { metric: "search_code max", value: fmtMs(max(q)), target: "", met: null },
     ...symbolLookupRows(r),
     ...knowledgeRows(r),
+    ...contextRows(r),
     ...freshnessRows(r),
   ];
   if (r.rg.available) {
@@ -423,6 +477,75 @@ export function resourceRows(r: BenchResults): string[][] {
   });
 }
 
+const FORM_ORDER = ["full", "reduced", "pointer"];
+
+export function packageRows(r: BenchResults): string[][] {
+  return r.context.packages.map((t) => {
+    const o = t.outcome;
+    const forms = FORM_ORDER.map((k) => o.forms[k] ?? 0).join("/");
+    const quality = o.qualityAccepted ? "accepted" : `rejected: ${o.qualityReasons.join(", ")}`;
+    const warnings = o.warnings.filter((w) => w !== "context_budget_omitted" && w !== "context_quality_rejected");
+    return [
+      describeContextPackage(t.spec),
+      fmtInt(t.budgetTokens),
+      fmtMs(median(t.samplesMs)),
+      fmtMs(percentile(t.samplesMs, P95)),
+      fmtMs(t.firstMs),
+      o.ok ? `${fmtInt(o.usedTokens)} (${share(o.usedTokens, t.budgetTokens)})` : `error ${o.error ?? ""}`,
+      o.ok ? `${o.blocks} (${forms})` : "",
+      o.ok ? String(o.omitted) : "",
+      o.ok ? String(o.evidence) : "",
+      o.ok ? quality : "",
+      warningCodes(warnings).join(" "),
+    ];
+  });
+}
+
+export function impactRows(r: BenchResults): string[][] {
+  return r.context.impact.map((t) => {
+    const o = t.outcome;
+    return [
+      describeChangeImpact(t.lookup),
+      fmtMs(median(t.samplesMs)),
+      fmtMs(percentile(t.samplesMs, P95)),
+      fmtMs(t.firstMs),
+      o.ok ? `${o.directFiles} / ${o.callSiteFiles} (${o.callSites}/${fmtInt(o.callSitesTotal)}) / ${o.relatedTests} / ${o.ownerHints} / ${o.riskHints} / ${o.verifierHints}` : `error ${o.error ?? ""}`,
+      o.ok ? `${fmtInt(o.tokens)} (${fmtBytes(o.chars)})` : "",
+      notesOf(o),
+    ];
+  });
+}
+
+export function contextFreshnessRows(r: BenchResults): string[][] {
+  const f = r.context.freshness;
+  if (!f) return [];
+  const o = f.outcome;
+  return [
+    [
+      f.manifestOf,
+      fmtMs(median(f.samplesMs)),
+      fmtMs(percentile(f.samplesMs, P95)),
+      fmtMs(f.firstMs),
+      o.ok
+        ? `${o.fresh ? "fresh" : "stale"}: ${o.evidenceChecked}/${o.manifestEvidence} evidence items checked, ${o.instructionSources} instruction file(s), ${o.stale} stale, ${o.notChecked} not checked`
+        : `error ${o.error ?? ""}`,
+      notesOf({ truncated: false, warnings: o.warnings }),
+    ],
+  ];
+}
+
+const PACKAGE_HEADERS = ["package", "budget", "p50", "p95", "first call", "used tokens", "blocks (full/reduced/pointer)", "omitted", "evidence", "quality", "notes"];
+const PACKAGE_NOTE =
+  "each spec built at each budget (o200k_base tokens, target local) in this order in a fresh process, before the other two tools; first call = the untimed warm-up, the very first also loads the index's knowledge; used tokens = package.budget.usedTokens (share of the budget); blocks = blocks included by form; omitted = blocks left out for the budget; evidence = manifest evidence items; quality = the rubric's verdict; notes = warnings other than context_budget_omitted";
+const IMPACT_HEADERS = ["lookup", "p50", "p95", "first call", "direct / call-site files (sites listed/found) / tests / owners / risks / verifiers", "data tokens (JSON size)", "notes"];
+const IMPACT_NOTE = "after the packages, in the same process; data tokens = o200k_base tokens of data as JSON; T = truncated";
+const FRESHNESS_HEADERS = ["manifest of", "p50", "p95", "first call", "result", "notes"];
+const FRESHNESS_NOTE = "the manifest of the named package from its warm-up build, checked against the clean corpus";
+
+function contextErrorLines(r: BenchResults): string[] {
+  return r.context.errors.map((e) => `${e.call}: ${e.category}: ${e.message} (x${e.count})`);
+}
+
 const RELATED_HEADERS = ["changed paths / symbols", "p50", "p95", "first call", "tests (high/medium/low)", "candidates", "notes"];
 const RELATED_NOTE =
   "tests returned by confidence; candidates = tests related before the result cut (20); first call = the untimed warm-up, the first one loads the test-file list; T = truncated";
@@ -472,12 +595,20 @@ export function textReport(r: BenchResults): string {
   const ownership = padTable(OWNERSHIP_HEADERS, ownershipRows(r));
   const resources = padTable(RESOURCE_HEADERS, resourceRows(r));
   const errors = knowledgeErrorLines(r);
+  const packages = padTable(PACKAGE_HEADERS, packageRows(r));
+  const impact = padTable(IMPACT_HEADERS, impactRows(r));
+  const contextFreshness = padTable(FRESHNESS_HEADERS, contextFreshnessRows(r));
+  const contextErrors = contextErrorLines(r);
   return (
     `${head.join("\n")}${summary}\n\nsearch_code per query (T = truncated)\n${perQuery}\n\nfind_symbol per lookup (${LOOKUP_NOTE})\n${perLookup}\n` +
     `\nfind_related_tests per lookup (${RELATED_NOTE})\n${related}\n` +
     `\nget_ownership per lookup (owned = paths a CODEOWNERS rule owns)\n${ownership}\n` +
     `\nknowledge resources (${RESOURCE_NOTE})\n${resources}\n` +
-    (errors.length > 0 ? `\nknowledge errors\n${errors.join("\n")}\n` : "")
+    (errors.length > 0 ? `\nknowledge errors\n${errors.join("\n")}\n` : "") +
+    `\nbuild_context_package per package (${PACKAGE_NOTE})\n${packages}\n` +
+    `\nget_change_impact_context per lookup (${IMPACT_NOTE})\n${impact}\n` +
+    `\ncheck_context_freshness (${FRESHNESS_NOTE})\n${contextFreshness}\n` +
+    (contextErrors.length > 0 ? `\ncontext assembly errors\n${contextErrors.join("\n")}\n` : "")
   );
 }
 
@@ -558,6 +689,25 @@ export function markdownSection(r: BenchResults): string {
       resourceRows(r).map(([uri, ...rest]) => [`\`${uri}\``, ...rest]),
     ),
     ...(r.knowledge.errors.length > 0 ? ["", "Knowledge errors:", "", ...knowledgeErrorLines(r).map((l) => `- ${mdCell(l)}`)] : []),
+    "",
+    `Context assembly: per \`build_context_package\` package (${PACKAGE_NOTE}):`,
+    "",
+    mdTable(
+      PACKAGE_HEADERS,
+      packageRows(r).map(([what, ...rest]) => [`\`${what}\``, ...rest]),
+    ),
+    "",
+    `Per \`get_change_impact_context\` lookup (${IMPACT_NOTE}):`,
+    "",
+    mdTable(
+      IMPACT_HEADERS,
+      impactRows(r).map(([what, ...rest]) => [`\`${what}\``, ...rest]),
+    ),
+    "",
+    `\`check_context_freshness\` (${FRESHNESS_NOTE}):`,
+    "",
+    mdTable(FRESHNESS_HEADERS, contextFreshnessRows(r)),
+    ...(r.context.errors.length > 0 ? ["", "Context assembly errors:", "", ...contextErrorLines(r).map((l) => `- ${mdCell(l)}`)] : []),
     markerEnd(r.corpus.name),
   ];
   return lines.join("\n");

@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- --corpus linux|node_modules]`: prepares the corpus once, then measures a full index build
  * (child process), the symbols in the store, warm in-process search_code and find_symbol latency, the knowledge
- * tools and resources (find_related_tests, get_ownership, repo://map, repo://build-graph, repo://risk-map), a ripgrep
- * baseline on the search queries and the RSS of `repoctx serve` over MCP stdio. Prints a table and replaces the corpus's section in BENCHMARKS.md.
+ * tools and resources (find_related_tests, get_ownership, repo://map, repo://build-graph, repo://risk-map), context
+ * assembly (build_context_package, get_change_impact_context, check_context_freshness), a ripgrep baseline on the search queries and the RSS of `repoctx serve` over MCP stdio. Prints a table and replaces the corpus's section in BENCHMARKS.md.
  * A program that prints figures; it asserts nothing.
  */
 import { existsSync } from "node:fs";
@@ -15,12 +15,22 @@ import { REPO_ROOT, loadPipeline } from "./dist.js";
 import { machineInfo } from "./machine.js";
 import { measureIncremental, measureIndex, type IndexMeasurement } from "./measure-index.js";
 import { measureOverlay } from "./overlay.js";
+import { measureContextInChild } from "./measure-context.js";
 import { measureKnowledgeInChild } from "./measure-knowledge.js";
 import { measureQueries } from "./measure-queries.js";
 import { measureRg } from "./measure-rg.js";
 import { measureServe } from "./measure-serve.js";
 import { measureSymbolLookups, storeSymbolFigures, type SymbolStoreFigures } from "./measure-symbols.js";
-import { KNOWLEDGE_RESOURCE_URIS, freshnessFilesFor, ownershipLookupsFor, queriesFor, relatedTestLookupsFor, symbolLookupsFor } from "./queries.js";
+import {
+  CONTEXT_BUDGETS,
+  KNOWLEDGE_RESOURCE_URIS,
+  changeImpactLookupsFor,
+  contextPackagesFor,
+  freshnessFilesFor,   ownershipLookupsFor,
+  queriesFor,
+  relatedTestLookupsFor,
+  symbolLookupsFor,
+} from "./queries.js";
 import { markdownSection, textReport, updateBenchmarksFile, type BenchResults } from "./report.js";
 
 const DEFAULT_CORPUS: CorpusName = "linux";
@@ -126,6 +136,8 @@ async function main(): Promise<void> {
   const lookups = symbolLookupsFor(opts.corpus);
   const relatedLookups = relatedTestLookupsFor(opts.corpus);
   const ownershipLookups = ownershipLookupsFor(opts.corpus);
+  const contextSpecs = contextPackagesFor(opts.corpus);
+  const impactLookups = changeImpactLookupsFor(opts.corpus);
 
   let index: IndexMeasurement;
   const reused = opts.reuseIndex && existsSync(dbPath) && existsSync(INDEX_RESULT_FILE(opts.corpus));
@@ -160,6 +172,12 @@ async function main(): Promise<void> {
       `find_related_tests ${relatedLookups.length} and get_ownership ${ownershipLookups.length} lookups, 1 warm-up + ${opts.passes} timed passes`,
   );
   const knowledge = await measureKnowledgeInChild({ root: corpus.root, dbPath, relatedLookups, ownershipLookups, passes: opts.passes });
+  step(
+    `context assembly in-process, in a fresh child process: build_context_package ${contextSpecs.length} specs x ${CONTEXT_BUDGETS.length} budgets, ` +
+      `get_change_impact_context ${impactLookups.length} lookups, check_context_freshness 1 manifest, 1 warm-up + ${opts.passes} timed passes each`,
+  );
+  const context = await measureContextInChild({ root: corpus.root, dbPath, specs: contextSpecs, impactLookups, passes: opts.passes });
+  for (const e of context.errors) step(`context assembly error: ${e.call}: ${e.category}: ${e.message} (x${e.count})`);
   step(`ripgrep baseline: 1 warm-up + ${opts.rgPasses} timed passes`);
   const rg = await measureRg(corpus.root, queries, opts.rgPasses, index.maxFileBytes);
   step("repoctx serve over MCP stdio: one pass of the query list");
@@ -183,6 +201,7 @@ async function main(): Promise<void> {
     queries: queryResults,
     symbolLookups,
     knowledge,
+    context,
     rg,
     serve,
     freshness: { overlay, incremental },
