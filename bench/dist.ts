@@ -12,6 +12,7 @@ import type * as SchemaModule from "../src/config/schema.js";
 import type * as LogModule from "../src/log.js";
 import type * as RepoInfoModule from "../src/indexer/repo-info.js";
 import type * as TokensModule from "../src/query/context-package/tokens.js";
+import type * as RankedModule from "../src/query/hybrid/search.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 const DIST = new URL("../dist/", import.meta.url);
@@ -30,3 +31,4 @@ export const loadSchema = (): Promise<typeof SchemaModule> => load("config/schem
 export const loadLog = (): Promise<typeof LogModule> => load("log.js");
 export const loadRepoInfo = (): Promise<typeof RepoInfoModule> => load("indexer/repo-info.js");
 export const loadTokens = (): Promise<typeof TokensModule> => load("query/context-package/tokens.js");
+export const loadRanked = (): Promise<typeof RankedModule> => load("query/hybrid/search.js");

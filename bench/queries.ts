@@ -447,3 +447,25 @@ export function describeChangeImpact(l: ChangeImpactLookup): string {
   const flags = [l.symbols ? `symbols ${l.symbols.join(", ")}` : "", l.budgetTokens ? `budget ${l.budgetTokens}` : ""].filter((x) => x.length > 0);
   return `${l.changeType} ${l.candidatePaths.join(", ")}${flags.length > 0 ? ` [${flags.join("; ")}]` : ""}`;
 }
+
+/** Questions as an agent or an issue asks them (ranked retrieval, issue #8). Keep them stable. */
+const LINUX_QUESTIONS: readonly string[] = [
+  "where is the TCP retransmission timer handled",
+  "how does the scheduler pick the next task to run on a CPU",
+  "free memory pages back to the buddy allocator",
+  "ext4 journal commit fails with an I/O error",
+  "USB mass storage device is not detected after resume",
+  "BUG: kernel NULL pointer dereference\n RIP: 0010:tcp_v4_rcv+0x1a/0x2b0\n Call Trace:\n  ip_local_deliver_finish+0x5c/0x1d0 net/ipv4/ip_input.c:233",
+];
+const NODE_MODULES_QUESTIONS: readonly string[] = [
+  "where does commander parse the command line options",
+  "validate an object against a zod schema and report errors",
+  "how does the MCP server handle a tools/call request",
+  "count tokens of a text with a byte pair encoding",
+  "prepare a SQLite statement and bind its parameters",
+  "TypeError: Cannot read properties of undefined (reading 'parse')\n    at Command.parseOptions (commander/lib/command.js:1500:20)",
+];
+
+export function questionsFor(corpus: CorpusName): readonly string[] {
+  return corpus === "linux" ? LINUX_QUESTIONS : NODE_MODULES_QUESTIONS;
+}

@@ -12,6 +12,7 @@ import type { RgMeasurement } from "./measure-rg.js";
 import type { ServeMeasurement } from "./measure-serve.js";
 import type { SymbolLookupMeasurement, SymbolStoreFigures } from "./measure-symbols.js";
 import { CONTEXT_BUDGETS, describeChangeImpact, describeContextPackage, describeLookup, describeQuery, describeRelatedTests } from "./queries.js";
+import type { RankedTiming } from "./measure-ranked.js";
 import { GIB, MIB, fmtBytes, fmtInt, fmtMs, max, median, percentile } from "./stats.js";
 
 export const TARGETS = {
@@ -49,6 +50,8 @@ export interface BenchResults {
   knowledge: KnowledgeMeasurement;
   /** build_context_package, get_change_impact_context and check_context_freshness (no targets). */
   context: ContextMeasurement;
+  /** Ranked retrieval of questions per strategy (issue #8; no targets beyond hybrid within 3x of bm25). */
+  ranked?: RankedTiming[];
   rg: RgMeasurement;
   serve: ServeMeasurement;
   /** 1-minute load average at the start, its maximum while the bench ran, and at the end. */
@@ -708,9 +711,30 @@ export function markdownSection(r: BenchResults): string {
     "",
     mdTable(FRESHNESS_HEADERS, contextFreshnessRows(r)),
     ...(r.context.errors.length > 0 ? ["", "Context assembly errors:", "", ...contextErrorLines(r).map((l) => `- ${mdCell(l)}`)] : []),
+    ...(r.ranked ? ["", RANKED_NOTE, "", mdTable(RANKED_HEADERS, rankedRows(r)), "", rankedSummary(r)] : []),
     markerEnd(r.corpus.name),
   ];
   return lines.join("\n");
+}
+
+const RANKED_NOTE =
+  "Ranked retrieval for questions and issue text (`search_code` hybrid on prose; warm p50/p95 over the passes, top hit of the warm-up; " +
+  "`bm25` is the lexical baseline, `hybrid` adds frames, paths, definitions, priors, tests and the reference graph, `hybrid_semantic` the repository's own embedding):";
+const RANKED_HEADERS = ["question", "strategy", "p50", "p95", "top hit"];
+
+function rankedRows(r: BenchResults): string[][] {
+  return (r.ranked ?? []).map((t) => [mdCell(t.question.split("\n")[0]!.slice(0, 70)), t.strategy, fmtMs(median(t.samplesMs)), fmtMs(percentile(t.samplesMs, 95)), mdCell(t.top ?? "(none)")]);
+}
+
+/** Per strategy over all questions, and hybrid's ratio to the lexical baseline (target: within 3x). */
+function rankedSummary(r: BenchResults): string {
+  const by = (s: string) => (r.ranked ?? []).filter((t) => t.strategy === s).flatMap((t) => t.samplesMs);
+  const bm25 = by("bm25");
+  const parts = ["bm25", "hybrid", "hybrid_semantic"].map((s) => {
+    const x = by(s);
+    return `${s} p50 ${fmtMs(median(x))} / p95 ${fmtMs(percentile(x, 95))}${s === "bm25" ? "" : ` (${(median(x) / median(bm25)).toFixed(1)}x / ${(percentile(x, 95) / percentile(bm25, 95)).toFixed(1)}x of bm25; target <= 3x)`}`;
+  });
+  return `All questions: ${parts.join("; ")}.`;
 }
 
 const BENCHMARKS_HEADER = `# Benchmarks

@@ -16,6 +16,7 @@ import { machineInfo } from "./machine.js";
 import { measureIncremental, measureIndex, type IndexMeasurement } from "./measure-index.js";
 import { measureOverlay } from "./overlay.js";
 import { measureContextInChild } from "./measure-context.js";
+import { RANKED_STRATEGIES, measureRanked } from "./measure-ranked.js";
 import { measureKnowledgeInChild } from "./measure-knowledge.js";
 import { measureQueries } from "./measure-queries.js";
 import { measureRg } from "./measure-rg.js";
@@ -26,10 +27,12 @@ import {
   KNOWLEDGE_RESOURCE_URIS,
   changeImpactLookupsFor,
   contextPackagesFor,
-  freshnessFilesFor,   ownershipLookupsFor,
+  freshnessFilesFor,
+  ownershipLookupsFor,
   queriesFor,
   relatedTestLookupsFor,
   symbolLookupsFor,
+  questionsFor,
 } from "./queries.js";
 import { markdownSection, textReport, updateBenchmarksFile, type BenchResults } from "./report.js";
 
@@ -178,6 +181,9 @@ async function main(): Promise<void> {
   );
   const context = await measureContextInChild({ root: corpus.root, dbPath, specs: contextSpecs, impactLookups, passes: opts.passes });
   for (const e of context.errors) step(`context assembly error: ${e.call}: ${e.category}: ${e.message} (x${e.count})`);
+  const questions = questionsFor(opts.corpus);
+  step(`ranked retrieval in-process: ${questions.length} questions x ${RANKED_STRATEGIES.length} strategies, 1 warm-up + ${opts.passes} timed passes`);
+  const ranked = await measureRanked(dbPath, questions, opts.passes);
   step(`ripgrep baseline: 1 warm-up + ${opts.rgPasses} timed passes`);
   const rg = await measureRg(corpus.root, queries, opts.rgPasses, index.maxFileBytes);
   step("repoctx serve over MCP stdio: one pass of the query list");
@@ -202,6 +208,7 @@ async function main(): Promise<void> {
     symbolLookups,
     knowledge,
     context,
+    ranked,
     rg,
     serve,
     freshness: { overlay, incremental },

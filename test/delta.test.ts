@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { buildIndex, updateIndex, type IndexResult } from "../src/indexer/pipeline.js";
+import { queryTerms } from "../src/indexer/terms.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, git, type BuiltRepo } from "./helpers/fixture.js";
 
@@ -12,6 +13,14 @@ const CONTROLLER = "services/pricing/src/main/java/com/acme/pricing/QuoteControl
 const FRESH = "web/src/fresh.ts";
 const REPORT = "tools/pricing_report.py";
 const NAMES = ["quote", "getQuote", "quoteWithDiscount", "freshlyAddedFunction", "summarize_quotes", "isQuoteExpired"];
+const RANK_QUERIES = ["quote with discount", "freshly added function", "summarize quotes report"];
+
+/** Files ranked for a natural-language query, best first, with their scores. */
+async function ranked(store: SqliteStore, indexId: string, text: string): Promise<string[]> {
+  const terms = queryTerms(text).map((term) => ({ term, weight: 1 }));
+  const hits = await store.rankFiles(indexId, { terms, weights: { path: 1, symbols: 2, body: 1 }, limit: 20 });
+  return hits.map((h) => `${h.path} ${h.score.toFixed(9)} ${h.matched.join(",")}`);
+}
 
 /** Everything a query could see of an index: file rows, symbols and references of some names, knowledge. */
 async function snapshot(store: SqliteStore, indexId: string): Promise<string> {
@@ -20,6 +29,7 @@ async function snapshot(store: SqliteStore, indexId: string): Promise<string> {
     out.push((await store.findSymbols(indexId, { name, limit: 100 })).map((s) => `${s.path}:${s.startLine} ${s.qualifiedName}`));
     out.push((await store.findReferences(indexId, { name, limit: 100 })).map((x) => `${x.path}:${x.line}:${x.column} ${x.kind} <- ${x.enclosing}`));
   }
+  for (const text of RANK_QUERIES) out.push(await ranked(store, indexId, text));
   const k = await store.getKnowledge(indexId);
   out.push(k.graph.modules.map((m) => m.name), (await store.listDocs(indexId, { limit: 1000 })).docs.map((d) => d.path));
   return JSON.stringify(out);
@@ -71,15 +81,21 @@ describe("in-place update of the ready index: only changed files are read, rows 
     );
     writeFileSync(join(repo.root, FRESH), "export function freshlyAddedFunction(): number {\n  return 1;\n}\n");
     unlinkSync(join(repo.root, REPORT));
+    assert.deepEqual(await ranked(store, first.indexId, "discount"), []);
     const r = await updateIndex({ root: repo.root, store, maxFileBytes: MIB });
     assert.ok(r, "a few changed files take the in-place path");
+    assert.deepEqual(
+      (await ranked(store, r.indexId, "discount")).map((h) => h.split(" ")[0]),
+      [CONTROLLER],
+      "the edited file's new terms are ranked",
+    );
     assert.equal(r.indexId, first.indexId);
     assert.equal(r.stats.extractedFiles, 2);
     assert.notEqual(r.indexVersion, first.indexVersion);
     assert.equal((await store.getReadyIndex())!.indexVersion, r.indexVersion);
     const full = await fullBuild();
     assert.equal(r.indexVersion, full.version, "the same version a full build of this tree gets");
-    assert.equal(await snapshot(store, r.indexId), full.snap, "the same rows, symbols, references and knowledge");
+    assert.equal(await snapshot(store, r.indexId), full.snap, "the same rows, symbols, references, ranking and knowledge");
     // Text search sees the new file and no longer the deleted one.
     const hits: string[] = [];
     await store.scanCandidates(r.indexId, { fragments: ["freshlyAdded"] }, (c) => (hits.push(c.file.path), true));
@@ -96,6 +112,23 @@ describe("in-place update of the ready index: only changed files are read, rows 
     const r = await updateIndex({ root: repo.root, store, maxFileBytes: MIB });
     assert.ok(r);
     assert.equal(r.indexVersion, first.indexVersion, "back to the first build's version");
+  });
+
+  test("the last file (highest id) changes while a new file sorts before it: ids never collide", async () => {
+    const ready = (await store.getReadyIndex())!;
+    const last = (await store.listFiles(ready.id, { includeSkipped: true })).map((f) => f.path).sort().at(-1)!;
+    const before = readFileSync(join(repo.root, last), "utf8");
+    appendFileSync(join(repo.root, last), "\n// changed last\n");
+    writeFileSync(join(repo.root, "aaa-new.ts"), "export const first = 1;\n");
+    try {
+      const r = await updateIndex({ root: repo.root, store, maxFileBytes: MIB });
+      assert.ok(r, "an in-place update, not a rebuild");
+      assert.equal(r.indexVersion, (await fullBuild()).version);
+    } finally {
+      writeFileSync(join(repo.root, last), before);
+      unlinkSync(join(repo.root, "aaa-new.ts"));
+      await updateIndex({ root: repo.root, store, maxFileBytes: MIB });
+    }
   });
 
   test("a new commit moves the index to it; a changed ignore file needs a build", async () => {

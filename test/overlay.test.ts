@@ -6,12 +6,15 @@ import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { defaultReadPolicy } from "../src/config/schema.js";
 import { sha256 } from "../src/indexer/inventory.js";
-import { overlayProvider } from "../src/indexer/overlay.js";
+import { buildOverlay, overlayProvider } from "../src/indexer/overlay.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
 import { currentHead } from "../src/indexer/repo-info.js";
+import { queryTerms } from "../src/indexer/terms.js";
 import { silentLogger } from "../src/log.js";
 import type { Envelope } from "../src/mcp/envelope.js";
+import { OverlayStore } from "../src/store/overlay-store.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import type { RankQuery } from "../src/store/store.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";
 
@@ -37,6 +40,7 @@ describe("working-tree overlay: edited, new and deleted files answer from disk",
   let dir: string;
   let store: SqliteStore;
   let client: Client;
+  let root: string;
   let clock = 0;
   const call = async (name: string, args: Record<string, unknown>) => {
     clock += 5000; // past the overlay's cache, so each call sees the work tree as it is now
@@ -49,7 +53,7 @@ describe("working-tree overlay: edited, new and deleted files answer from disk",
     dir = mkdtempSync(join(tmpdir(), "repoctx-overlay-"));
     store = SqliteStore.open(join(dir, "index.db"));
     const built = await buildIndex({ root: repo.root, store, maxFileBytes: 1 << 20 });
-    const root = built.repo.rootPath;
+    root = built.repo.rootPath;
     client = await openClient({
       store,
       root,
@@ -123,6 +127,19 @@ describe("working-tree overlay: edited, new and deleted files answer from disk",
     const slice = await call("get_file_slice", { path: NEW_FILE });
     assert.equal(slice.ok, true);
     assert.equal((slice.data.slice as { contentHash: string }).contentHash, sha256(readFileSync(join(repo.root, NEW_FILE))));
+  });
+
+  test("ranking sees the working tree: an edited file's new terms, a new file, not a deleted one", async () => {
+    const index = (await store.getReadyIndex())!;
+    const live = new OverlayStore(store, await buildOverlay(root, store, index, 1 << 20));
+    const query = (text: string): RankQuery => ({ terms: queryTerms(text).map((term) => ({ term, weight: 1 })), weights: { path: 1, symbols: 2, body: 1 }, limit: 10 });
+    assert.deepEqual(await store.rankFiles(index.id, query("tax")), [], "the index has not seen the edit");
+    const tax = await live.rankFiles(index.id, query("quote with tax"));
+    assert.equal(tax[0]!.path, SERVICE);
+    assert.deepEqual(tax[0]!.matched, ["quote", "tax"]);
+    assert.ok(tax[0]!.fileId < 0, "an overlay id, as candidateFiles gives");
+    assert.equal((await live.rankFiles(index.id, query("audit record")))[0]!.path, NEW_FILE);
+    assert.ok(!(await live.rankFiles(index.id, query("reprice all"))).some((h) => h.path === BATCH), "a deleted file is gone");
   });
 
   test("files the agent did not touch still answer from the index", async () => {

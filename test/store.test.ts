@@ -5,8 +5,10 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
-import { MIGRATIONS } from "../src/store/sqlite/migrations.js";
-import type { FileInput, IndexMeta } from "../src/store/store.js";
+import { MIGRATIONS, buildTables } from "../src/store/sqlite/migrations.js";
+import type { FileInput, IndexMeta, RankQuery } from "../src/store/store.js";
+import { fileTerms } from "../src/indexer/terms.js";
+import { QueryError } from "../src/query/errors.js";
 
 const META: IndexMeta = { repoId: "acme/x", rootPath: "/repo", baseCommit: "a".repeat(40), branch: "main", dirty: false, extractorVersion: "1" };
 const STATS = { files: 1, indexedFiles: 1, skippedFiles: 0, bytes: 5, indexedBytes: 5, durationMs: 1 };
@@ -31,6 +33,14 @@ function file(path: string, content: string): FileInput {
     content,
   };
 }
+
+/** A file with its ranking terms, as the pipeline writes it. */
+function termed(path: string, content: string): FileInput {
+  return { ...file(path, content), terms: fileTerms(path, content, []) };
+}
+
+const rankQuery = (term: string): RankQuery => ({ terms: [{ term, weight: 1 }], weights: { path: 1, symbols: 1, body: 1 }, limit: 10 });
+const rankedPaths = async (store: SqliteStore, indexId: string, term: string) => (await store.rankFiles(indexId, rankQuery(term))).map((r) => r.path);
 
 /** Candidate paths from the index alone, checked against a full scan that reads the text. */
 async function collect(store: SqliteStore, indexId: string, fragments: string[]): Promise<string[]> {
@@ -116,5 +126,39 @@ describe("SQLite store", () => {
     assert.equal(await store.getReadyIndex(), null, "ambiguous without a repo id");
     const ids = (await store.listReadyIndexes()).map((i) => i.repoId).sort();
     assert.deepEqual(ids, ["acme/paged", "acme/x"]);
+  });
+
+  test("ranking terms are written with their file and go with it in an in-place update", async () => {
+    const id = await store.beginIndex({ ...META, repoId: "acme/terms" });
+    await store.addFiles(id, [termed("a.txt", "alphaWord beta"), termed("b.txt", "beta gamma")]);
+    await store.publishIndex(id, "idx-t", STATS);
+    assert.deepEqual(await rankedPaths(store, id, "alpha"), ["a.txt"]);
+    assert.equal((await store.termStats(id, ["beta"])).documentFrequency[0], 2);
+    const delta = { meta: { baseCommit: META.baseCommit, branch: "main", dirty: false }, knowledge: null, stats: STATS };
+    await store.applyDelta(id, { ...delta, remove: ["a.txt"], upsert: [termed("b.txt", "gamma delta")], indexVersion: "idx-t2" });
+    assert.deepEqual(await rankedPaths(store, id, "alpha"), []);
+    assert.deepEqual(await rankedPaths(store, id, "delta"), ["b.txt"]);
+    assert.deepEqual(await rankedPaths(store, id, "beta"), [], "the changed file's old terms are gone");
+    assert.equal((await store.termStats(id, ["gamma"])).files, 1);
+    assert.equal(store.integrityCheck(), "ok");
+  });
+
+  test("an index built before ranking terms existed keeps answering and updating; ranking asks for a rebuild", async () => {
+    const id = await store.beginIndex({ ...META, repoId: "acme/old" });
+    await store.addFiles(id, [file("a.txt", "alpha beta")]);
+    await store.publishIndex(id, "idx-old", STATS);
+    const raw = new Database(path);
+    const seq = (raw.prepare("SELECT seq FROM repo_index WHERE id = ?").get(id) as { seq: number }).seq;
+    const t = buildTables(seq);
+    raw.exec(`DROP TABLE ${t.terms}; DROP TABLE ${t.termSizes};`);
+    raw.close();
+    await assert.rejects(
+      store.rankFiles(id, rankQuery("alpha")),
+      (e: unknown) => e instanceof QueryError && e.category === "index_unavailable" && /repoctx index/.test(e.hint ?? ""),
+    );
+    const delta = { meta: { baseCommit: META.baseCommit, branch: "main", dirty: false }, knowledge: null, stats: STATS };
+    await store.applyDelta(id, { ...delta, remove: [], upsert: [termed("c.txt", "epsilon")], indexVersion: "idx-old-2" });
+    assert.deepEqual(await collect(store, id, ["epsilon"]), ["c.txt"]);
+    assert.equal(store.integrityCheck(), "ok");
   });
 });

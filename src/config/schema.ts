@@ -110,10 +110,40 @@ export const TaskSourceSchema = z.discriminatedUnion("type", [
 ]);
 export type TaskSource = z.infer<typeof TaskSourceSchema>;
 
+const MAX_EMBEDDING_DIMENSIONS = 8192;
+const MIN_EMBEDDING_TIMEOUT_MS = 100;
+const MAX_EMBEDDING_TIMEOUT_MS = 120_000;
+export const DEFAULT_EMBEDDING_TIMEOUT_MS = 30_000;
+
+/**
+ * Where embeddings come from. `builtin` (the default) is the model trained on the repository at index time: no
+ * download, no key, nothing leaves the machine. `openai_compatible` sends file and query text to an operator's
+ * `/v1/embeddings` endpoint (Ollama, llama.cpp, TEI, a hosted API), so it is only ever the operator's choice.
+ */
+export const SemanticConfigSchema = z
+  .strictObject({
+    provider: z.enum(["builtin", "openai_compatible"]).default("builtin"),
+    /** The endpoint's base URL; `/v1/embeddings` is appended (or `/embeddings` to a URL ending in `/v1`). */
+    url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+    model: z.string().min(1).max(200).optional(),
+    /** Environment variable holding the API key (never the key itself in this file); none for local servers. */
+    apiKeyEnv: z.string().regex(/^[A-Z_][A-Z0-9_]{0,100}$/).optional(),
+    /** Requested vector length, for models that can shorten their output; responses must match it. */
+    dimensions: z.number().int().min(1).max(MAX_EMBEDDING_DIMENSIONS).optional(),
+    timeoutMs: z.number().int().min(MIN_EMBEDDING_TIMEOUT_MS).max(MAX_EMBEDDING_TIMEOUT_MS).default(DEFAULT_EMBEDDING_TIMEOUT_MS),
+  })
+  .superRefine((c, ctx) => {
+    if (c.provider !== "openai_compatible") return;
+    if (!c.url) ctx.addIssue({ code: "custom", path: ["url"], message: "required when provider is openai_compatible" });
+    if (!c.model) ctx.addIssue({ code: "custom", path: ["model"], message: "required when provider is openai_compatible" });
+  });
+export type SemanticConfig = z.infer<typeof SemanticConfigSchema>;
+
 export const PolicyFileSchema = z.strictObject({
   repoContext: ReadPolicySchema.default(ReadPolicySchema.parse({})),
   instructions: InstructionPolicySchema.default(InstructionPolicySchema.parse({})),
   taskSources: z.array(TaskSourceSchema).max(10).default([]),
+  semantic: SemanticConfigSchema.default(SemanticConfigSchema.parse({})),
 });
 export type OperatorConfig = z.infer<typeof PolicyFileSchema>;
 

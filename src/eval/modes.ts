@@ -1,14 +1,13 @@
 import type { QueryContext } from "../query/context.js";
-// TEMPORARY: the baseline shim until src/query/hybrid/search.ts exports `rankedSearch` with this signature.
-import { rankedSearch, type RankStrategy } from "./ranked-shim.js";
+import { rankedSearch, type Strategy } from "../query/hybrid/search.js";
 
 /**
  * Retrieval modes the evaluation compares. A mode turns a question into ranked file paths; the harness only ever
  * sees paths, so any retriever (ours, a baseline, an experiment) plugs in by adding an entry here.
  */
 
-/** Files each mode returns: enough for Recall@20 and a meaningful reciprocal rank beyond it. */
-export const RANKED_RESULTS = 50;
+/** Files each mode returns: enough for Recall@20 (a reciprocal rank beyond it counts as none). */
+export const RANKED_RESULTS = 20;
 
 export type RankFn = (ctx: QueryContext, query: string) => Promise<string[]>;
 
@@ -19,7 +18,7 @@ export interface EvalMode {
 
 export type ModeRegistry = Readonly<Record<string, EvalMode>>;
 
-function viaRankedSearch(strategy: RankStrategy): RankFn {
+function viaRankedSearch(strategy: Strategy): RankFn {
   return async (ctx, query) => (await rankedSearch(ctx, { query, strategy, maxResults: RANKED_RESULTS })).items.map((i) => i.path);
 }
 

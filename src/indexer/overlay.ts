@@ -5,6 +5,7 @@ import { extractFileSymbols } from "./pipeline.js";
 import { createSecretScanner } from "./secrets.js";
 import { ExtractionPool } from "./symbols/pool.js";
 import type { Extraction } from "./symbols/types.js";
+import type { FileTerms } from "./terms.js";
 
 /**
  * The working-tree overlay: files that differ from the ready index (edited, added, or deleted since it was built)
@@ -14,6 +15,8 @@ export interface OverlayFile {
   row: FileRow;
   content: string | null;
   extraction: Extraction | null;
+  /** Ranking terms from the text on disk (null for a skipped file). */
+  terms: FileTerms | null;
 }
 
 export interface WorkingTreeOverlay {
@@ -52,8 +55,8 @@ export async function buildOverlay(root: string, store: Store, index: IndexRow, 
     maxFiles: MAX_OVERLAY_FILES,
   });
   for (const f of changes.upsert) {
-    const { content, extraction, reuse: _reuse, ...row } = f;
-    overlay.changed.set(f.path, { row, content, extraction: extraction ?? null });
+    const { content, extraction, reuse: _reuse, terms, ...row } = f;
+    overlay.changed.set(f.path, { row, content, extraction: extraction ?? null, terms: terms ?? null });
   }
   for (const path of changes.remove) overlay.deleted.add(path);
   return overlay;

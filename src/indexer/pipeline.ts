@@ -12,10 +12,13 @@ import { createSecretScanner } from "./secrets.js";
 import { LEXICAL_LANGUAGES, NO_SYMBOL_GENERATED_REASONS, languageSpec } from "./symbols/languages.js";
 import { extractLexical } from "./symbols/lexical.js";
 import { ExtractionPool } from "./symbols/pool.js";
+import { SemanticStage, embedChangedFiles } from "./semantic/stage.js";
+import type { Extraction } from "./symbols/types.js";
+import { fileTerms, type FileTerms } from "./terms.js";
 import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
 
 /** Bumped whenever extraction changes what rows a file yields, so old and new rows are never mixed. */
-export const EXTRACTOR_VERSION = "5";
+export const EXTRACTOR_VERSION = "6";
 /** Below this many files, workers cost more to start than they save: extract in-process. */
 const SMALL_REPO_FILES = 2000;
 /** Symbol worker threads on larger repositories (the main thread reads, hashes and writes the store). */
@@ -34,7 +37,7 @@ const PROGRESS_EVERY_FILES = 256;
 const BATCH_FILES = 500;
 const BATCH_BYTES = 4 * 1024 * 1024;
 
-export type IndexPhase = "walk" | "inventory" | "knowledge" | "publish" | "done";
+export type IndexPhase = "walk" | "inventory" | "knowledge" | "semantic" | "publish" | "done";
 
 export interface IndexProgress {
   phase: IndexPhase;
@@ -99,10 +102,11 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
   const previous = opts.incremental === false ? null : await opts.store.getReadyIndex(repo.repoId);
   const reusable =
     previous && previous.extractorVersion === EXTRACTOR_VERSION
-      ? { indexId: previous.id, files: await opts.store.reusableExtractions(previous.id) }
+      ? { indexId: previous.id, files: await opts.store.reusableExtractions(previous.id), store: opts.store }
       : null;
   const digestRows: { path: string; contentHash: string; skipReason: string | null }[] = [];
   const knowledge = new KnowledgeCollector({ root, commit: repo.isGit ? repo.baseCommit : null });
+  const semantic = new SemanticStage();
   const stats: IndexStats = { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0, extractedFiles: 0, reusedFiles: 0 };
   try {
     let batch: FileInput[] = [];
@@ -118,7 +122,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     // rows and ids come out the same on every run; the main thread writes batches while workers keep parsing.
     const inFlight: (Promise<FileInput> | undefined)[] = new Array(total);
     const start = (i: number): Promise<FileInput> =>
-      inventoryFile(root, walk.paths[i]!, inventoryOptions).then((row) => withSymbols(row, pool, reusable));
+      inventoryFile(root, walk.paths[i]!, inventoryOptions).then((row) => analyzeFile(row, pool, reusable));
     let launched = 0;
     for (let i = 0; i < total; i++) {
       while (launched < total && launched < i + FILES_IN_FLIGHT) inFlight[launched] = start(launched++);
@@ -126,6 +130,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       inFlight[i] = undefined;
       digestRows.push({ path: row.path, contentHash: row.contentHash, skipReason: row.skipReason });
       knowledge.add(row);
+      semantic.add(row);
       stats.files += 1;
       stats.bytes += row.sizeBytes;
       if (row.skipReason === null) {
@@ -146,6 +151,8 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     const learned = await knowledge.finish();
     if (repo.isGit) learned.dirtyPaths = (await gitStatusPaths(root)) ?? [];
     await opts.store.addKnowledge(indexId, learned);
+    report({ phase: "semantic", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
+    await semantic.finish(opts.store, indexId);
     report({ phase: "publish", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
     const indexVersion = indexVersionOf(digestRows);
     stats.durationMs = Date.now() - started;
@@ -188,7 +195,7 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
   const pool = await ExtractionPool.create(0);
   let changes: WorkTreeChanges;
   try {
-    changes = await readChanges(root, opts.store, previous.id, paths, { inventory, extract: (row) => withSymbols(row, pool, null) });
+    changes = await readChanges(root, opts.store, previous.id, paths, { inventory, extract: (row) => analyzeFile(row, pool, null) });
   } finally {
     await pool.close();
   }
@@ -227,6 +234,7 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
     stats,
   });
   if (!knowledge) await opts.store.setDirtyPaths(previous.id, status);
+  await embedChangedFiles(opts.store, previous.id, upsert);
   return { indexId: previous.id, indexVersion, repo, walkSource: "git", stats };
 }
 
@@ -247,19 +255,42 @@ async function relearn(store: Store, indexId: string, root: string, repo: RepoIn
   return collector.finish();
 }
 
-/** Adds symbols and references to an indexed text file: tree-sitter where a grammar exists, else lexical. */
 /** Extraction outcomes worth keeping: a failure or timeout is retried by the next build instead. */
 const REUSABLE_STATUSES: ReadonlySet<string> = new Set(["ok", "syntax_errors", "no_grammar", "skipped"]);
+/** A reused file's defined names are all read back (a file has far fewer symbols than this). */
+const ALL_SYMBOLS = Number.MAX_SAFE_INTEGER;
 
-/** Symbols and references of one file outside a build (the working-tree overlay), by the same rules as a build. */
-export function extractFileSymbols(row: FileInput, pool: ExtractionPool): Promise<FileInput> {
-  return withSymbols(row, pool, null);
+/** Extractions of the ready index that a build may reuse, and the store to read their names from. */
+interface Reusable {
+  indexId: string;
+  files: Map<string, ReusableExtraction>;
+  store: Store;
 }
 
+/** Symbols, references and ranking terms of one file outside a build (the working-tree overlay), as a build makes them. */
+export function extractFileSymbols(row: FileInput, pool: ExtractionPool): Promise<FileInput> {
+  return analyzeFile(row, pool, null);
+}
+
+/**
+ * What every indexed text file gets: symbols and references (extracted, or reused from the ready index), then
+ * ranking terms from its text and defined names. A reused file's names are read back from the index, so its
+ * terms are the same as a fresh extraction's.
+ */
+async function analyzeFile(row: FileInput, pool: ExtractionPool, reusable: Reusable | null): Promise<FileInput> {
+  const out = await withSymbols(row, pool, reusable);
+  if (out.content === null || out.skipReason !== null || out.terms) return out;
+  const names = out.reuse
+    ? (await reusable!.store.findSymbols(out.reuse.indexId, { path: out.path, limit: ALL_SYMBOLS })).map((s) => s.name)
+    : (out.extraction?.symbols ?? []).map((s) => s.name);
+  return { ...out, terms: fileTerms(out.path, out.content, names) };
+}
+
+/** Adds symbols and references to an indexed text file: tree-sitter where a grammar exists, else lexical. */
 async function withSymbols(
   row: FileInput,
   pool: ExtractionPool,
-  reusable: { indexId: string; files: Map<string, ReusableExtraction> } | null,
+  reusable: Reusable | null,
 ): Promise<FileInput> {
   if (row.content === null || row.skipReason !== null) return row;
   // Generated files without symbols (lockfiles, minified bundles) have nothing to extract or reuse.
@@ -276,12 +307,14 @@ async function withSymbols(
       symbolDetail: prior.symbolDetail,
     };
   }
-  let extraction;
+  let extraction: Extraction;
+  // Parsed files get their terms where they are parsed (a worker thread on larger repositories).
+  let terms: FileTerms | undefined;
   if (languageSpec(row.language) && row.sizeBytes > MAX_PARSE_BYTES) {
     // Syntax trees of very large files take memory that a WebAssembly heap never gives back.
     extraction = { ...extractLexical(row.content), status: "skipped" as const, detail: `larger than ${MAX_PARSE_BYTES} bytes: lexical definitions only` };
-  } else if (languageSpec(row.language)) extraction = await pool.extract(row.language, row.path, row.content);
+  } else if (languageSpec(row.language)) ({ extraction, terms } = await pool.analyze(row.language, row.path, row.content));
   else if (row.language !== null && LEXICAL_LANGUAGES.has(row.language)) extraction = { ...extractLexical(row.content), status: "no_grammar" as const };
   else return row;
-  return { ...row, extraction, symbolStatus: extraction.status, symbolExtractor: extraction.extractor, symbolDetail: extraction.detail };
+  return { ...row, extraction, terms, symbolStatus: extraction.status, symbolExtractor: extraction.extractor, symbolDetail: extraction.detail };
 }

@@ -52,3 +52,55 @@ export function lexicalScore(file: ScoredFile, matchCount: number, pathContainsQ
   const score = Math.round((parts.matches + parts.pathMatch + parts.prior + parts.size) * 1000) / 1000;
   return { score, parts };
 }
+
+/**
+ * Ranked retrieval for prose and issue text (src/query/hybrid): every part of a hit's score, named, with the reason
+ * each exists. The first stage is field-weighted BM25 (path, symbol names, body) over split, stemmed identifiers;
+ * the rest re-rank its candidates.
+ */
+export const HYBRID_WEIGHTS = {
+  /** BM25F field weights: a term in a defined symbol's name or in the path says more than one in the body. */
+  fields: { path: 2.0, symbols: 3.0, body: 1.0 },
+  /** Plain BM25 over the body only: the lexical baseline `repoctx eval` compares against. */
+  bodyOnly: { path: 0, symbols: 0, body: 1.0 },
+  /** Candidates the first stage hands on. */
+  firstStage: 200,
+  /** The best first-stage score maps to this; the others in proportion. */
+  bm25: 3.0,
+  /** A stack frame or `path:line` in the query names this file: the strongest evidence a query carries. */
+  stackFrame: 6.0,
+  /** Each frame further out of the trace counts this much of the one before it. */
+  stackFrameDecay: 0.6,
+  /** The query names this file's path. */
+  pathMention: 4.0,
+  /** The file defines a symbol the query names exactly (`QuoteService`, `Quote#get`). */
+  definitionExact: 2.5,
+  /** Share of the query's terms found in the best span (0–1 times this): rewards covering the whole question. */
+  coverage: 1.5,
+  /** Priors by kind of file: tests, docs and examples explain behaviour less directly than the code that has it. */
+  testPrior: -0.8,
+  docPrior: -0.5,
+  examplePrior: -0.3,
+  generatedPrior: -1.5,
+  vendoredPrior: -1.5,
+  configPrior: -0.6,
+  /**
+   * A test that matches a behaviour question is evidence about the code it tests: that file (by the test naming
+   * conventions) gets this share of the test's BM25 part, so the code under test outranks its test.
+   */
+  testedBy: 0.9,
+  /** Personalized PageRank from the top hits over reference edges (0–1 times this). */
+  graph: 1.0,
+  /** Seeds of the graph walk: the best first-stage hits. */
+  graphSeeds: 20,
+  /** Files the graph may add that the first stage did not find. */
+  graphNewFiles: 10,
+  /** Cosine similarity of file and query vectors from the repository's own embedding (0–1 times this). */
+  semantic: 1.5,
+  /** Files the dense similarity may add that the first stage did not find. */
+  semanticNewFiles: 10,
+  /** Weight of an expansion term relative to a query term (the expansion's own similarity multiplies it). */
+  expansion: 0.5,
+  /** Below this term coverage of the best hit, with abstention on, the answer is "no local evidence". */
+  abstainCoverage: 0.34,
+} as const;

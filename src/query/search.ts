@@ -7,6 +7,8 @@ import { requiredLiterals } from "./regex-literals.js";
 import { definitionsFor, type DefinitionMatch } from "./search-symbols.js";
 import { contextSpan, indexLines, lineOf, snippetOf, type LineIndex } from "./snippets.js";
 import { escapeRegex } from "./text.js";
+import { looksLikeProse, looksNatural } from "./hybrid/parse.js";
+import { rankedSearch, type RankedMatchType, type ScoreReason } from "./hybrid/search.js";
 
 /** The trigram index needs at least this many characters in a fragment. */
 const MIN_FRAGMENT = 3;
@@ -27,7 +29,7 @@ const MAX_HITS_PER_FILE = 5;
 const MAX_MATCHES_COUNTED_PER_FILE = 1000;
 
 export type SearchMode = "lexical" | "symbol" | "hybrid";
-export type MatchType = "lexical_exact" | "lexical_regex" | "symbol_definition" | "lexical_and_symbol";
+export type MatchType = "lexical_exact" | "lexical_regex" | "symbol_definition" | "lexical_and_symbol" | RankedMatchType;
 
 export interface SearchInput {
   query: string;
@@ -37,6 +39,10 @@ export interface SearchInput {
   paths?: string[];
   maxResults?: number;
   includeGenerated?: boolean;
+  /** Prose and issue text only: add the repository's own embedding to the ranking. */
+  semantic?: boolean;
+  /** Prose and issue text only: answer `noLocalEvidence` rather than weak matches. */
+  abstain?: boolean;
 }
 
 export interface SearchHit {
@@ -58,6 +64,9 @@ export interface SearchResultGroup {
   scoreParts: ScoreParts;
   matchCount: number;
   hits: SearchHit[];
+  /** Ranked retrieval: every part of the score with its reason, and the file's module. */
+  reasons?: ScoreReason[];
+  module?: string | null;
 }
 
 interface Match {
@@ -148,6 +157,17 @@ function hitsFor(c: Candidate, lexicalType: MatchType): SearchHit[] {
 export async function searchCode(ctx: QueryContext, input: SearchInput): Promise<QueryResult<SearchResultGroup>> {
   if (input.query.trim().length === 0) throw new QueryError("invalid_input", "query must not be empty");
   const mode = input.mode ?? "hybrid";
+  const natural = mode === "hybrid" && !input.regex && looksNatural(input.query);
+  // Prose, an issue or a trace goes straight to ranking; a short phrase is first looked for as written.
+  if (natural && !looksLikeProse(input.query)) {
+    const exact = await exactSearch(ctx, input, mode);
+    return exact.items.length > 0 ? exact : naturalSearch(ctx, input);
+  }
+  if (natural) return naturalSearch(ctx, input);
+  return exactSearch(ctx, input, mode);
+}
+
+async function exactSearch(ctx: QueryContext, input: SearchInput, mode: SearchMode): Promise<QueryResult<SearchResultGroup>> {
   const maxResults = Math.min(input.maxResults ?? ctx.policy.maxSearchResults, ctx.policy.maxSearchResults);
   const includeGenerated = input.includeGenerated ?? ctx.policy.includeGeneratedFilesByDefault;
   const re = buildRegex(input);
@@ -304,4 +324,42 @@ export async function searchCode(ctx: QueryContext, input: SearchInput): Promise
     labels: new Map([...byPath.values()].map((c) => [c.file.path, labelInputOf(c.file)])),
     warnings,
   };
+}
+
+/**
+ * A question, an issue text or a stack trace in hybrid mode: ranked retrieval, each file with its best span as
+ * the one hit, its score's parts as reasons, and what decided abstention when it was asked for.
+ */
+async function naturalSearch(ctx: QueryContext, input: SearchInput): Promise<QueryResult<SearchResultGroup>> {
+  const r = await rankedSearch(ctx, {
+    query: input.query,
+    strategy: input.semantic ? "hybrid_semantic" : "hybrid",
+    ...(input.maxResults !== undefined ? { maxResults: input.maxResults } : {}),
+    ...(input.paths ? { paths: input.paths } : {}),
+    ...(input.includeGenerated !== undefined ? { includeGenerated: input.includeGenerated } : {}),
+    ...(input.abstain !== undefined ? { abstain: input.abstain } : {}),
+  });
+  const items: SearchResultGroup[] = r.items.map((h) => ({
+    path: h.path,
+    language: h.language,
+    contentHash: h.contentHash,
+    score: h.score,
+    scoreParts: { matches: 0, pathMatch: 0, prior: 0, size: 0 },
+    matchCount: h.span.matched.length,
+    hits: [
+      {
+        startLine: h.span.startLine,
+        endLine: h.span.endLine,
+        matchLine: h.span.startLine,
+        column: 1,
+        snippet: h.span.snippet,
+        matchType: h.matchType,
+        ...(h.span.symbol ? { symbol: { kind: h.span.symbol.kind, qualifiedName: h.span.symbol.qualifiedName, signature: "" } } : {}),
+      },
+    ],
+    reasons: h.reasons,
+    module: h.module,
+  }));
+  const { abstention, ...rest } = r;
+  return { ...rest, items, stats: { ...r.stats, mode: "hybrid", ranking: "natural_language", files: items.length, abstention } };
 }

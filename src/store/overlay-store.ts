@@ -1,10 +1,17 @@
 import type { OverlayFile, WorkingTreeOverlay } from "../indexer/overlay.js";
+import { termCount } from "../indexer/terms.js";
+import { normalizeRankTerms, scoreFiles } from "./bm25f.js";
+import { MemoryTermIndex } from "./sqlite/term-queries.js";
 import type {
   CandidateFile,
   CandidateQuery,
   ContentCandidate,
+  FieldValues,
+  FileEdge,
   FileFilter,
   FileRow,
+  RankedFile,
+  RankQuery,
   ReferenceQuery,
   ReferenceRow,
   Store,
@@ -74,6 +81,12 @@ export class OverlayStore implements Store {
   listDocs: Store["listDocs"] = (id, f) => this.base.listDocs(id, f);
   getDoc: Store["getDoc"] = (id, docId) => this.base.getDoc(id, docId);
   listInstructionFiles: Store["listInstructionFiles"] = (id) => this.base.listInstructionFiles(id);
+  putSemantic = readOnly;
+  putFileVectors = readOnly;
+  /** The index's model and vectors: edited files keep their indexed vector until the next update re-embeds them. */
+  getSemantic: Store["getSemantic"] = (id) => this.base.getSemantic(id);
+  fileVectors: Store["fileVectors"] = (id, fileIds) => this.base.fileVectors(id, fileIds);
+  termStats: Store["termStats"] = (id, terms) => this.base.termStats(id, terms);
 
   async getFile(indexId: string, path: string): Promise<FileRow | null> {
     const f = this.overlay.changed.get(path);
@@ -124,6 +137,51 @@ export class OverlayStore implements Store {
     const f = this.overlay.changed.get(path);
     if (f) return f.content;
     return this.overlay.deleted.has(path) ? null : this.base.getContent(indexId, path);
+  }
+
+  /**
+   * The index's ranking without the files the overlay hides, plus the edited and new files scored by the same
+   * BM25F on the index's statistics. Their terms are matched in a short-lived in-memory FTS5 table with the
+   * index's tokenizer, so stemming treats them exactly as it treats indexed files.
+   */
+  async rankFiles(indexId: string, query: RankQuery): Promise<RankedFile[]> {
+    const base = (await this.base.rankFiles(indexId, { ...query, limit: query.limit + this.hidden.size })).filter((r) => !this.hidden.has(r.path));
+    const lengths = this.rankableLengths(query);
+    if (lengths.size === 0) return base.slice(0, query.limit);
+    const terms = normalizeRankTerms(query.terms);
+    const stats = await this.base.termStats(indexId, terms.map((t) => t.term));
+    const index = new MemoryTermIndex([...lengths.keys()].map((id) => ({ id, terms: this.files[-id - 1]!.terms! })));
+    try {
+      const postings = terms.map((t, i) => ({ ...t, files: index.postings(t.term), documentFrequency: stats.documentFrequency[i]! }));
+      const own = [...scoreFiles(postings, stats, query.weights, (id) => lengths.get(id))].map(([fileId, s]) => ({
+        path: this.files[-fileId - 1]!.row.path,
+        fileId,
+        score: s.score,
+        matched: s.matched,
+      }));
+      return [...base, ...own].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, query.limit);
+    } finally {
+      index.close();
+    }
+  }
+
+  /** Field lengths of the overlaid files a ranking query may return, by their overlay ids (see candidateFiles). */
+  private rankableLengths(query: RankQuery): Map<number, FieldValues> {
+    const out = new Map<number, FieldValues>();
+    this.files.forEach((f, i) => {
+      const t = f.terms;
+      if (!t || (f.row.isSecretSuspect && !query.includeSecretSuspect) || (query.pathPrefix && !f.row.path.startsWith(query.pathPrefix))) return;
+      out.set(-(i + 1), { path: termCount(t.path), symbols: termCount(t.symbols), body: termCount(t.body) });
+    });
+    return out;
+  }
+
+  /**
+   * The index's reference graph. Overlaid files (negative ids) have no edges of their own, and edges of an edited
+   * file reflect its indexed text; a hidden file never surfaces through them, since readCandidate does not return it.
+   */
+  async fileEdges(indexId: string, fileIds: number[], limit: number): Promise<FileEdge[]> {
+    return this.base.fileEdges(indexId, fileIds.filter((id) => id >= 0), limit);
   }
 
   async findSymbols(indexId: string, q: SymbolQuery): Promise<SymbolRow[]> {

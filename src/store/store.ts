@@ -10,6 +10,8 @@ import type {
 } from "../indexer/symbols/types.js";
 import type { BuildGraph, OwnershipFile, RepoDoc, RepoKnowledge } from "../indexer/knowledge/types.js";
 import type { InstructionFile } from "../indexer/knowledge/instructions.js";
+import type { SemanticMeta, StoredSemantic } from "../indexer/semantic/meta.js";
+import type { FileTerms } from "../indexer/terms.js";
 
 /**
  * The one storage contract. Queries and the indexer speak only to this interface; `sqlite/` (embedded default)
@@ -88,6 +90,8 @@ export interface FileInput extends FileRow {
   extraction?: Extraction | null;
   /** Instead of `extraction`: copy this unchanged file's symbols and references from an earlier build. */
   reuse?: { indexId: string; fileId: number } | null;
+  /** Ranking terms of an indexed text file (path, defined names, body); absent for skipped files. */
+  terms?: FileTerms | null;
 }
 
 /** What a later build needs to reuse a file's extraction: its id and the hash the extraction was made from. */
@@ -129,6 +133,54 @@ export interface CandidateQuery {
   pathPrefix?: string;
   /** Leave out files whose symbols came from this extractor (lexical mentions skip tree-sitter files). */
   excludeExtractor?: Extractor;
+}
+
+/** A number per ranking field: field weights, lengths in terms. */
+export interface FieldValues {
+  path: number;
+  symbols: number;
+  body: number;
+}
+
+export interface RankQuery {
+  /**
+   * Query terms (from `queryTerms`) with their weights: a file's score sums each matched term's BM25F part times
+   * its weight. Anything but [a-z0-9_] separates terms; a term given twice counts once, with its larger weight.
+   */
+  terms: { term: string; weight: number }[];
+  /** How much a term counts in each field (e.g. a defined name above a mention in the body). */
+  weights: FieldValues;
+  limit: number;
+  pathPrefix?: string;
+  /** Secret-suspect files are left out unless the read policy allows them. */
+  includeSecretSuspect?: boolean;
+}
+
+export interface RankedFile {
+  path: string;
+  /** The id candidateFiles and readCandidate use. */
+  fileId: number;
+  /** BM25F: higher is better. */
+  score: number;
+  /** The query terms the file holds (in any field), in query order. */
+  matched: string[];
+}
+
+/** File `from` references, `weight` times (capped), names that file `to` defines. */
+export interface FileEdge {
+  from: number;
+  to: number;
+  weight: number;
+}
+
+/** What BM25F needs from the whole index to score files outside it (the working-tree overlay) on its scale. */
+export interface TermStats {
+  /** Files with terms. */
+  files: number;
+  /** Mean terms per field. */
+  avgLength: FieldValues;
+  /** Files holding each of the given terms (same order), in any field. */
+  documentFrequency: number[];
 }
 
 export interface LanguageCount {
@@ -265,6 +317,19 @@ export interface Store {
   /** One candidate's full row and text, by the id candidateFiles returned. */
   readCandidate(indexId: string, fileId: number): Promise<ContentCandidate | null>;
   getContent(indexId: string, path: string): Promise<string | null>;
+  /**
+   * The first stage of natural-language retrieval: files ranked by field-weighted BM25 (BM25F) over their path,
+   * defined-name and body terms, best first, at most `limit`. Throws QueryError `index_unavailable` for an index
+   * built before ranking terms existed.
+   */
+  rankFiles(indexId: string, query: RankQuery): Promise<RankedFile[]>;
+  /** Index-wide statistics for scoring files by the same BM25F (see rankFiles), for the given query terms. */
+  termStats(indexId: string, terms: string[]): Promise<TermStats>;
+  /**
+   * The reference graph around some files: edges out of them and into them, heaviest first, at most `limit`.
+   * Names defined in many files say nothing about which one is meant and make no edges.
+   */
+  fileEdges(indexId: string, fileIds: number[], limit: number): Promise<FileEdge[]>;
   findSymbols(indexId: string, query: SymbolQuery): Promise<SymbolRow[]>;
   findReferences(indexId: string, query: ReferenceQuery): Promise<ReferenceRow[]>;
   /** Symbols and references per extractor status, for inspect_index. */
@@ -285,6 +350,16 @@ export interface Store {
   getDoc(indexId: string, docId: string): Promise<RepoDoc | null>;
   /** Agent instruction files of an index (read from its commit), path order. */
   listInstructionFiles(indexId: string): Promise<InstructionFile[]>;
+  /**
+   * Stores an index's embedding model (SemanticModel.serialize) and its files' vectors by file id, replacing what
+   * it had. A file's vector is deleted with its file row.
+   */
+  putSemantic(indexId: string, model: Buffer, vectors: ReadonlyMap<number, Float32Array>, meta: SemanticMeta): Promise<void>;
+  /** Adds or replaces some files' vectors (files an in-place update re-embedded). */
+  putFileVectors(indexId: string, vectors: ReadonlyMap<number, Float32Array>): Promise<void>;
+  getSemantic(indexId: string): Promise<StoredSemantic | null>;
+  /** An index's file vectors, all of them or those of `fileIds` (ids without one are absent), by file id. */
+  fileVectors(indexId: string, fileIds?: readonly number[]): Promise<Map<number, Float32Array>>;
   appendAudit(record: AuditRecord): Promise<void>;
   /** Newest first. */
   listAudit(filter: AuditFilter): Promise<AuditRecord[]>;

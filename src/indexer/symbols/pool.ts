@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import { extractLexical } from "./lexical.js";
 import { DEFAULT_PARSE_TIMEOUT_MS, SymbolExtractor } from "./extract.js";
 import type { Extraction } from "./types.js";
+import { fileTerms, type FileTerms } from "../terms.js";
 
 export interface ExtractRequest {
   id: number;
@@ -11,19 +12,38 @@ export interface ExtractRequest {
   timeoutMs: number;
 }
 
-export type ExtractResponse = { id: number; extraction: Extraction; error?: undefined } | { id: number; error: string; extraction?: undefined };
+/** A parsed file's symbols and references, and its ranking terms (from its text and the names it defines). */
+export interface Analysis {
+  extraction: Extraction;
+  terms: FileTerms;
+}
+
+export type ExtractResponse = { id: number; analysis: Analysis; error?: undefined } | { id: number; error: string; analysis?: undefined };
+
+/**
+ * Terms are computed where the extraction ran: in a worker, they cost the main thread (which reads, hashes and
+ * writes the store) nothing.
+ */
+export function analysisOf(path: string, text: string, extraction: Extraction): Analysis {
+  return { extraction, terms: fileTerms(path, text, extraction.symbols.map((s) => s.name)) };
+}
 
 interface Slot {
   worker: Worker;
   alive: boolean;
-  pending: Map<number, (e: Extraction) => void>;
-  fallbackTexts: Map<number, string>;
+  pending: Map<number, (a: Analysis) => void>;
+  fallbacks: Map<number, { path: string; text: string }>;
+}
+
+/** A lexical extraction marked failed, for a file whose worker failed or died. */
+function failedAnalysis(path: string, text: string, why: string): Analysis {
+  return analysisOf(path, text, { ...extractLexical(text), status: "failed", detail: why });
 }
 
 /**
- * Symbol extraction off the main thread: `size` worker threads each holding their own tree-sitter runtime, fed
- * least-busy first. Size 0 extracts in-process (small repositories, tests). A worker that dies turns its pending
- * files into lexical extractions marked failed, never a failed index.
+ * Symbol extraction (and the parsed file's ranking terms) off the main thread: `size` worker threads each holding
+ * their own tree-sitter runtime, fed least-busy first. Size 0 extracts in-process (small repositories, tests). A
+ * worker that dies turns its pending files into lexical extractions marked failed, never a failed index.
  */
 export class ExtractionPool {
   private nextId = 0;
@@ -40,15 +60,16 @@ export class ExtractionPool {
     return new ExtractionPool(slots, null, timeoutMs);
   }
 
-  extract(language: string | null, path: string, text: string): Promise<Extraction> {
-    if (this.local) return this.local.extract(language, path, text, this.timeoutMs);
+  /** A file's extraction and ranking terms. */
+  async analyze(language: string | null, path: string, text: string): Promise<Analysis> {
+    if (this.local) return analysisOf(path, text, await this.local.extract(language, path, text, this.timeoutMs));
     const live = this.slots.filter((s) => s.alive);
-    if (live.length === 0) return Promise.resolve({ ...extractLexical(text), status: "failed", detail: "no symbol worker is running" });
+    if (live.length === 0) return failedAnalysis(path, text, "no symbol worker is running");
     const slot = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;
     return new Promise((resolve) => {
       slot.pending.set(id, resolve);
-      slot.fallbackTexts.set(id, text);
+      slot.fallbacks.set(id, { path, text });
       slot.worker.postMessage({ id, language, path, text, timeoutMs: this.timeoutMs } satisfies ExtractRequest);
     });
   }
@@ -71,15 +92,19 @@ function createWorker(): Worker {
 
 function startWorker(): Promise<Slot> {
   const worker = createWorker();
-  const slot: Slot = { worker, alive: true, pending: new Map(), fallbackTexts: new Map() };
-  const settle = (id: number, e: Extraction): void => {
-    slot.pending.get(id)?.(e);
+  const slot: Slot = { worker, alive: true, pending: new Map(), fallbacks: new Map() };
+  const settle = (id: number, a: Analysis): void => {
+    slot.pending.get(id)?.(a);
     slot.pending.delete(id);
-    slot.fallbackTexts.delete(id);
+    slot.fallbacks.delete(id);
+  };
+  const fail = (id: number, why: string): void => {
+    const f = slot.fallbacks.get(id) ?? { path: "", text: "" };
+    settle(id, failedAnalysis(f.path, f.text, why));
   };
   const failAll = (why: string): void => {
     slot.alive = false;
-    for (const id of [...slot.pending.keys()]) settle(id, { ...extractLexical(slot.fallbackTexts.get(id) ?? ""), status: "failed", detail: why });
+    for (const id of [...slot.pending.keys()]) fail(id, why);
   };
   return new Promise((resolve, reject) => {
     worker.on("message", (msg: ExtractResponse | { ready: true }) => {
@@ -87,8 +112,8 @@ function startWorker(): Promise<Slot> {
         resolve(slot);
         return;
       }
-      if (msg.extraction) settle(msg.id, msg.extraction);
-      else settle(msg.id, { ...extractLexical(slot.fallbackTexts.get(msg.id) ?? ""), status: "failed", detail: msg.error ?? "extraction failed" });
+      if (msg.analysis) settle(msg.id, msg.analysis);
+      else fail(msg.id, msg.error ?? "extraction failed");
     });
     worker.once("error", (err) => {
       failAll(`symbol worker failed: ${err.message}`);

@@ -16,14 +16,19 @@ export const searchCodeSchema = z.strictObject({
   paths: pathGlobsSchema("Path globs to search in, e.g. ['src/**/*.ts']; a plain folder name matches everything under it"),
   maxResults: maxResultsSchema("Hits to return (the read policy may lower it)"),
   includeGenerated: z.boolean().optional().describe("Include generated and vendored files (default from the read policy)"),
+  semantic: z.boolean().optional().describe("Questions and issue text: also rank by the repository's own embedding (hits found only that way say matchType semantic)"),
+  abstain: z.boolean().optional().describe("Questions and issue text: answer stats.abstention.noLocalEvidence instead of weak matches (off by default)"),
 });
 
 export const searchCodeTool = defineTool({
   name: "search_code",
   description:
-    "Find code by exact text, regular expression or symbol name. Results are grouped by file in rank order; each hit has path, " +
-    "line range, snippet, content hash, matchType (lexical_exact, lexical_regex, symbol_definition, lexical_and_symbol) and trust " +
-    "label. Secret-suspect and generated files are left out by policy.",
+    "Find code by exact text, regular expression or symbol name — or, in hybrid mode, by a question, an issue text or a stack " +
+    "trace (three or more words, a line break or a frame): then ranked retrieval (BM25 over split and stemmed identifiers, path " +
+    "and symbol names; stack frames and paths named in the query; exact symbol definitions; priors for tests, docs and generated " +
+    "code; the reference graph), each file with its best span and the reasons for its score. Results are grouped by file in rank " +
+    "order; each hit has path, line range, snippet, content hash, matchType and trust label. Secret-suspect and generated files " +
+    "are left out by policy.",
   inputSchema: searchCodeSchema,
   annotations: { title: "Search code", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx) => toToolOutput(await searchCode(ctx, args), "results"),

@@ -65,13 +65,13 @@ function dirName(path: string): string {
   return i < 0 ? "" : path.slice(0, i);
 }
 /** `QuoteService.java` → `QuoteService`; `format.ts` → `format`. */
-function stemOf(path: string): string {
+export function stemOf(path: string): string {
   const name = baseName(path);
   const dot = name.indexOf(".", 1);
   return dot < 0 ? name : name.slice(0, dot);
 }
 /** What a test file is named after: `QuoteServiceTest.java`, `test_quote.py`, `quote.test.ts`, `limiter_test.go` → the subject. */
-function testSubject(path: string): string {
+export function testSubject(path: string): string {
   const name = baseName(path);
   const noExt = name.replace(/(\.(test|spec))?\.[^.]+$/i, "");
   return noExt
@@ -81,7 +81,7 @@ function testSubject(path: string): string {
     .replace(/^Test(?=[A-Z])/, "");
 }
 /** Case and separators ignored: quote_service, quoteService and QuoteService are one key. */
-function key(name: string): string {
+export function key(name: string): string {
   return name.toLowerCase().replace(/[-_.]/g, "");
 }
 

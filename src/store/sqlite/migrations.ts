@@ -139,22 +139,70 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    // A vector row belongs to its file row: file ids are unique across indexes, so the file id alone is the key,
+    // and deleting a file (an in-place update, a dropped build) drops its vector by a primary-key lookup. The
+    // index-id index serves whole-index reads and deletes.
+    name: "semantic model and file vectors per index",
+    sql: `
+      CREATE TABLE repo_semantic (
+        repo_index_id TEXT PRIMARY KEY REFERENCES repo_index (id) ON DELETE CASCADE,
+        model BLOB NOT NULL,
+        created_at TEXT NOT NULL,
+        meta TEXT NOT NULL
+      );
+      CREATE TABLE repo_file_vector (
+        file_id INTEGER PRIMARY KEY REFERENCES repo_file (id) ON DELETE CASCADE,
+        repo_index_id TEXT NOT NULL REFERENCES repo_index (id) ON DELETE CASCADE,
+        vec BLOB NOT NULL
+      );
+      CREATE INDEX idx_repo_file_vector_index ON repo_file_vector (repo_index_id, file_id);
+    `,
+  },
 ];
 
 /**
  * Per-build tables. Each index build gets its own trigram content table, symbol table and reference table
- * (the relational model's repo_symbol / repo_reference, one physical table per build), so superseding an index
- * is a DROP instead of deleting millions of rows, and a half-written build never mixes with a ready one.
+ * (the relational model's repo_symbol / repo_reference, one physical table per build), plus the ranking terms
+ * and their per-file counts, so superseding an index is a DROP instead of deleting millions of rows, and a
+ * half-written build never mixes with a ready one. Indexes built before the terms tables existed lack them.
  */
 export interface BuildTables {
   content: string;
   symbols: string;
   references: string;
+  terms: string;
+  termSizes: string;
 }
 
 export function buildTables(seq: number): BuildTables {
   if (!Number.isSafeInteger(seq) || seq < 0) throw new Error(`invalid index sequence ${seq}`);
-  return { content: `content_fts_${seq}`, symbols: `repo_symbol_${seq}`, references: `repo_reference_${seq}` };
+  return {
+    content: `content_fts_${seq}`,
+    symbols: `repo_symbol_${seq}`,
+    references: `repo_reference_${seq}`,
+    terms: `terms_fts_${seq}`,
+    termSizes: `terms_size_${seq}`,
+  };
+}
+
+/**
+ * The ranking terms table: a file's path, symbol-name and body terms (see indexer/terms.ts), one row per file
+ * keyed by file id. Porter stemming makes `expiration` meet `expired`; `_` is a token character so whole
+ * snake_case names stay one term next to their pieces. Contentless (the terms are derived, never read back) with
+ * `contentless_delete` so an in-place update can delete a file's row; `detail = 'column'` keeps which fields hold
+ * a term (what BM25F needs) without positions. With that detail FTS5 cannot run phrase queries, so every query
+ * term must be one token: callers pass only [a-z0-9_] runs.
+ */
+export function createTermsTableSql(name: string): string {
+  return `CREATE VIRTUAL TABLE ${name} USING fts5(path, symbols, body,
+    tokenize = "porter unicode61 remove_diacritics 2 tokenchars '_'", detail = 'column', content = '', contentless_delete = 1);`;
+}
+
+/** Each file's term count per field (BM25F's field lengths), by file id. */
+export function createTermSizesTableSql(name: string): string {
+  return `CREATE TABLE ${name} (file_id INTEGER PRIMARY KEY, path INTEGER NOT NULL, symbols INTEGER NOT NULL, body INTEGER NOT NULL);`;
 }
 
 export function createBuildTablesSql(seq: number): string {
@@ -183,6 +231,8 @@ export function createBuildTablesSql(seq: number): string {
       col INTEGER NOT NULL,
       enclosing_id INTEGER
     );
+    ${createTermsTableSql(t.terms)}
+    ${createTermSizesTableSql(t.termSizes)}
   `;
 }
 
@@ -210,5 +260,5 @@ export function createBuildIndexesSql(seq: number): string {
 
 export function dropBuildTablesSql(seq: number): string {
   const t = buildTables(seq);
-  return `DROP TABLE IF EXISTS ${t.content}; DROP TABLE IF EXISTS ${t.symbols}; DROP TABLE IF EXISTS ${t.references};`;
+  return [t.content, t.symbols, t.references, t.terms, t.termSizes].map((name) => `DROP TABLE IF EXISTS ${name};`).join(" ");
 }

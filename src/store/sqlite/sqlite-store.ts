@@ -10,8 +10,12 @@ import type {
   CandidateQuery,
   ContentCandidate,
   FileFilter,
+  FileEdge,
   FileInput,
   FileRow,
+  RankedFile,
+  RankQuery,
+  TermStats,
   ReferenceQuery,
   ReferenceRow,
   ReusableExtraction,
@@ -27,9 +31,15 @@ import type {
 } from "../store.js";
 import type { BuildGraph, OwnershipFile, OwnershipRule, RepoDoc, RepoKnowledge, RepoModule } from "../../indexer/knowledge/types.js";
 import type { InstructionFile } from "../../indexer/knowledge/instructions.js";
+import type { SemanticMeta, StoredSemantic } from "../../indexer/semantic/meta.js";
 import { MIGRATIONS, ROW_ID_STRIDE, buildTables, createBuildIndexesSql, createBuildTablesSql, dropBuildTablesSql } from "./migrations.js";
 import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
 import { copyExtraction, findReferences, findSymbols, insertExtraction, symbolSummary } from "./symbol-queries.js";
+import { deleteTerms, documentFrequency, fileEdges, hasTermTables, insertTerms, termPostings } from "./term-queries.js";
+import { DenseScores, loadTermSizes, type TermSizes } from "./term-scores.js";
+import { SEMANTIC_TABLES, fileVectors, getSemantic, putFileVectors, putSemantic } from "./semantic-queries.js";
+import { normalizeRankTerms } from "../bm25f.js";
+import { QueryError } from "../../query/errors.js";
 
 const SKIP_EXAMPLES = 5;
 const BUSY_TIMEOUT_MS = 5000;
@@ -233,6 +243,7 @@ export class SqliteStore implements Store {
     const insertFile = this.fileInserter();
     const insertContent = this.db.prepare(`INSERT INTO ${tables.content} (rowid, content) VALUES (?, ?)`);
     const writeExtraction = insertExtraction(this.db, tables);
+    const writeTerms = insertTerms(this.db, tables);
     const copiers = new Map<string, (oldFileId: number, newFileId: number) => number>();
     const copierFor = (fromIndexId: string) => {
       let c = copiers.get(fromIndexId);
@@ -246,6 +257,7 @@ export class SqliteStore implements Store {
       for (const f of files) {
         const id = insertFile(indexId, f, null);
         if (f.content !== null) insertContent.run(id, f.content);
+        if (f.terms) writeTerms(id, f.terms);
         if (f.extraction) writeExtraction(id, f.extraction);
         else if (f.reuse) copierFor(f.reuse.indexId)(f.reuse.fileId, id);
       }
@@ -307,20 +319,26 @@ export class SqliteStore implements Store {
     const insertFile = this.fileInserter();
     const insertContent = this.db.prepare(`INSERT INTO ${tables.content} (rowid, content) VALUES (?, ?)`);
     const writeExtraction = insertExtraction(this.db, tables);
+    // An index built before ranking terms existed is updated without them (rankFiles tells its caller to rebuild).
+    const terms = hasTermTables(this.db, tables) ? { write: insertTerms(this.db, tables), drop: deleteTerms(this.db, tables) } : null;
     this.db.transaction(() => {
       const kept = new Map<string, number>();
       for (const path of [...d.remove, ...d.upsert.map((f) => f.path)]) {
         const row = findId.get(indexId, path) as { id: number } | undefined;
         if (!row) continue;
         dropContent.run(row.id);
+        terms?.drop(row.id);
         dropSymbols.run(row.id * ROW_ID_STRIDE, (row.id + 1) * ROW_ID_STRIDE - 1);
         dropReferences.run(row.id * ROW_ID_STRIDE, (row.id + 1) * ROW_ID_STRIDE - 1);
         dropFile.run(row.id);
         kept.set(path, row.id);
       }
-      for (const f of d.upsert) {
+      // Files keeping their id first: a new file takes the next free id, which may be a kept one's until it is back.
+      const ordered = [...d.upsert.filter((f) => kept.has(f.path)), ...d.upsert.filter((f) => !kept.has(f.path))];
+      for (const f of ordered) {
         const id = insertFile(indexId, f, kept.get(f.path) ?? null);
         if (f.content !== null) insertContent.run(id, f.content);
+        if (f.terms && terms) terms.write(id, f.terms);
         if (f.extraction) writeExtraction(id, f.extraction);
       }
       if (d.knowledge) {
@@ -334,6 +352,7 @@ export class SqliteStore implements Store {
         .run(d.meta.baseCommit, d.meta.branch, d.meta.dirty ? 1 : 0, d.indexVersion, new Date().toISOString(), JSON.stringify(d.stats), indexId);
     })();
     this.slim = null;
+    this.termSizes = null;
   }
 
   async digestRows(indexId: string): Promise<{ path: string; contentHash: string; skipReason: string | null }[]> {
@@ -379,7 +398,7 @@ export class SqliteStore implements Store {
   /** Removes a build's tables and file rows (inside the caller's transaction); its repo_index row stays. */
   private dropBuildData(row: IndexDbRow): void {
     this.db.exec(dropBuildTablesSql(row.seq));
-    for (const table of ["repo_file", ...KNOWLEDGE_TABLES]) {
+    for (const table of [...SEMANTIC_TABLES, "repo_file", ...KNOWLEDGE_TABLES]) {
       this.db.prepare(`DELETE FROM ${table} WHERE repo_index_id = ?`).run(row.id);
     }
   }
@@ -620,6 +639,59 @@ export class SqliteStore implements Store {
     return row?.content ?? null;
   }
 
+  /**
+   * Field normalizers of one index's files, kept in memory after the first ranking query (cached like `slim`).
+   * Throws `index_unavailable` for an index built before ranking terms existed.
+   */
+  private termSizes: { indexId: string; version: string | null; sizes: TermSizes } | null = null;
+
+  private rankingData(indexId: string): { tables: ReturnType<typeof buildTables>; sizes: TermSizes } {
+    const tables = buildTables(this.indexSeq(indexId));
+    const version = (this.stmt("SELECT index_version FROM repo_index WHERE id = ?").get(indexId) as { index_version: string | null }).index_version;
+    if (this.termSizes?.indexId !== indexId || this.termSizes.version !== version) {
+      if (!hasTermTables(this.db, tables)) {
+        throw new QueryError("index_unavailable", "this index was built before ranking terms existed", "run `repoctx index` to rebuild");
+      }
+      this.termSizes = { indexId, version, sizes: loadTermSizes(this.db, tables) };
+    }
+    return { tables, sizes: this.termSizes.sizes };
+  }
+
+  /**
+   * Each query term's postings (per-field file sets) from the index, scored by BM25F in memory: exact per-term
+   * weights and the matched terms come with it. Files the policy or the path prefix leave out are dropped after
+   * scoring (statistics are the whole index's).
+   */
+  async rankFiles(indexId: string, query: RankQuery): Promise<RankedFile[]> {
+    const { tables, sizes } = this.rankingData(indexId);
+    const terms = normalizeRankTerms(query.terms);
+    const postingsOf = termPostings(this.db, tables);
+    const scores = new DenseScores(sizes, query.weights, terms.length);
+    terms.forEach((t, i) => scores.addTerm(i, t.weight, postingsOf(t.term)));
+    const slim = this.slimFiles(indexId);
+    const eligible = scores.touched.filter((j) => {
+      const f = slim.get(j + sizes.base);
+      return f !== undefined && (!f.isSecretSuspect || query.includeSecretSuspect) && (!query.pathPrefix || f.path.startsWith(query.pathPrefix));
+    });
+    // Only files scoring at least the limit-th best score become results (a numeric sort of the scores alone).
+    const sorted = Float64Array.from(eligible, (j) => scores.scores[j]!).sort();
+    const threshold = sorted.length > query.limit ? sorted[sorted.length - query.limit]! : Number.NEGATIVE_INFINITY;
+    const top = eligible
+      .filter((j) => scores.scores[j]! >= threshold)
+      .map((j): RankedFile => ({ path: slim.get(j + sizes.base)!.path, fileId: j + sizes.base, score: scores.scores[j]!, matched: scores.matched(j).map((i) => terms[i]!.term) }));
+    return top.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, query.limit);
+  }
+
+  async termStats(indexId: string, terms: string[]): Promise<TermStats> {
+    const { tables, sizes } = this.rankingData(indexId);
+    const df = documentFrequency(this.db, tables);
+    return { ...sizes.stats, documentFrequency: terms.map((t) => (/^[a-z0-9_]+$/.test(t) ? df(t) : 0)) };
+  }
+
+  async fileEdges(indexId: string, fileIds: number[], limit: number): Promise<FileEdge[]> {
+    return fileEdges(this.db, buildTables(this.indexSeq(indexId)), fileIds, limit);
+  }
+
   async findSymbols(indexId: string, query: SymbolQuery): Promise<SymbolRow[]> {
     return findSymbols(this.db, buildTables(this.indexSeq(indexId)), indexId, query);
   }
@@ -701,6 +773,24 @@ export class SqliteStore implements Store {
     return (this.stmt("SELECT data FROM repo_instruction WHERE repo_index_id = ? ORDER BY path").all(indexId) as { data: string }[]).map(
       (r) => JSON.parse(r.data) as InstructionFile,
     );
+  }
+
+  async putSemantic(indexId: string, model: Buffer, vectors: ReadonlyMap<number, Float32Array>, meta: SemanticMeta): Promise<void> {
+    this.endBuildTx(true);
+    putSemantic(this.db, indexId, model, vectors, meta);
+  }
+
+  async putFileVectors(indexId: string, vectors: ReadonlyMap<number, Float32Array>): Promise<void> {
+    this.endBuildTx(true);
+    putFileVectors(this.db, indexId, vectors);
+  }
+
+  async getSemantic(indexId: string): Promise<StoredSemantic | null> {
+    return getSemantic(this.db, indexId);
+  }
+
+  async fileVectors(indexId: string, fileIds?: readonly number[]): Promise<Map<number, Float32Array>> {
+    return fileVectors(this.db, indexId, fileIds);
   }
 
   async appendAudit(r: AuditRecord): Promise<void> {

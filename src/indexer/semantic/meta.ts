@@ -1,0 +1,28 @@
+import type { TrainingStats } from "./trainer.js";
+
+/** Who made an index's file vectors: the model trained on the repository, or the operator's embeddings endpoint. */
+export type EmbeddingProviderKind = "builtin" | "openai_compatible";
+
+/**
+ * What an index's semantic data was made with, stored beside it: a query must embed with the same provider and
+ * model as the files were, or their cosines mean nothing.
+ */
+export interface SemanticMeta {
+  /** SemanticModel's serialization format. */
+  modelFormat: number;
+  vectors: {
+    provider: EmbeddingProviderKind;
+    /** The endpoint's model name (null for the built-in model). */
+    model: string | null;
+    dims: number;
+  };
+  training: TrainingStats;
+}
+
+/** An index's stored semantic data, as Store.getSemantic returns it. */
+export interface StoredSemantic {
+  /** SemanticModel.serialize() of the model trained on the index (query expansion, built-in embeddings). */
+  model: Buffer;
+  meta: SemanticMeta;
+  createdAt: string;
+}

@@ -1,0 +1,376 @@
+import { splitIdentifier } from "../../indexer/terms.js";
+import { isDocPath, isMetadataFile, isTestPath } from "../../policy/labels.js";
+import type { FileRow } from "../../store/store.js";
+import { labelInputOf, type EvidenceDraft, type QueryContext, type QueryResult, type Retrieval, type Warning } from "../context.js";
+import { knowledgeOf } from "../knowledge/load.js";
+import { key, stemOf, testSubject } from "../knowledge/related-tests.js";
+import { compilePathGlobs } from "../paths.js";
+import { HYBRID_WEIGHTS as W } from "../ranking.js";
+import { denseScores, expandQuery, loadSemantic } from "../semantic.js";
+import { matchesQualifier, parseSymbol } from "../symbols.js";
+import { personalizedPageRank } from "./graph.js";
+import { parseQuery, stemForMatch, type ParsedQuery } from "./parse.js";
+import { bestSpan } from "./spans.js";
+
+/** `bm25`: the lexical baseline; `hybrid`: every signal but the embedding; `hybrid_semantic`: all of them. */
+export const STRATEGIES = ["bm25", "hybrid", "hybrid_semantic"] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+export type RankedMatchType = "stack_frame" | "path_mention" | "symbol_definition" | "bm25" | "graph_neighbor" | "semantic";
+
+export interface RankedSearchInput {
+  query: string;
+  strategy: Strategy;
+  maxResults?: number;
+  paths?: string[];
+  includeGenerated?: boolean;
+  /** Say `noLocalEvidence` instead of returning weak matches (off by default: not yet calibrated everywhere). */
+  abstain?: boolean;
+}
+
+export interface ScoreReason {
+  part: string;
+  value: number;
+  why: string;
+}
+
+export interface RankedHit {
+  path: string;
+  language: string | null;
+  module: string | null;
+  contentHash: string;
+  score: number;
+  /** What brought the file in: the strongest signal among its reasons. */
+  matchType: RankedMatchType;
+  retrieval: Retrieval;
+  reasons: ScoreReason[];
+  span: { startLine: number; endLine: number; symbol: { qualifiedName: string; kind: string } | null; matched: string[]; snippet: string };
+}
+
+export interface Abstention {
+  enabled: boolean;
+  noLocalEvidence: boolean;
+  /** The best hit's share of query terms found in its span: what decided. */
+  score: number;
+  threshold: number;
+}
+
+/** Lines of a span shown in a hit. */
+const SNIPPET_LINES = 12;
+const MAX_RESULTS_DEFAULT = 10;
+/** Terms sent to the first stage: an issue text can be long, and the rarest words matter most. */
+const MAX_QUERY_TERMS = 40;
+const MAX_EXPANSIONS = 12;
+/** Files a path mention or frame may resolve to (a suffix can be ambiguous). */
+const MAX_PATH_MATCHES = 3;
+const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?)\//i;
+/** Languages of configuration and data rather than code. */
+const CONFIG_LANGUAGES = new Set(["json", "yaml", "toml", "xml", "ini", "properties"]);
+
+interface Acc {
+  file: FileRow | null;
+  fileId: number | null;
+  path: string;
+  reasons: ScoreReason[];
+  line: number | null;
+  via: Set<RankedMatchType>;
+}
+
+const round = (n: number): number => Math.round(n * 1000) / 1000;
+
+/**
+ * Ranked retrieval for a question, an issue text or a stack trace: field-weighted BM25 over split, stemmed
+ * identifiers finds candidates; stack frames and path mentions jump to their files and lines; exact symbol
+ * definitions, priors by kind of file, personalized PageRank over the reference graph and (optionally) the
+ * repository's own embedding re-rank them; each hit comes with its best span and every part of its score.
+ */
+export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput): Promise<QueryResult<RankedHit> & { abstention: Abstention }> {
+  const q = parseQuery(input.query);
+  const maxResults = Math.min(input.maxResults ?? MAX_RESULTS_DEFAULT, ctx.policy.maxSearchResults);
+  const includeGenerated = input.includeGenerated ?? ctx.policy.includeGeneratedFilesByDefault;
+  const pathFilter = compilePathGlobs(input.paths);
+  const warnings: Warning[] = [];
+  const accs = new Map<string, Acc>();
+  const acc = (path: string, file: FileRow | null, fileId: number | null): Acc => {
+    let a = accs.get(path);
+    if (!a) accs.set(path, (a = { file, fileId, path, reasons: [], line: null, via: new Set() }));
+    a.file ??= file;
+    a.fileId ??= fileId;
+    return a;
+  };
+  const reason = (a: Acc, part: string, value: number, why: string, via?: RankedMatchType) => {
+    if (value === 0) return;
+    a.reasons.push({ part, value: round(value), why });
+    if (via) a.via.add(via);
+  };
+
+  const semantic = input.strategy === "hybrid_semantic" ? await loadSemantic(ctx) : null;
+  if (input.strategy === "hybrid_semantic" && !semantic) {
+    warnings.push({ code: "semantic_unavailable", message: "this index has no embedding model; ranked without the semantic signal (reindex to train one)" });
+  }
+  const terms = rarestFirst(q.terms).slice(0, MAX_QUERY_TERMS);
+  const weighted = terms.map((term) => ({ term, weight: 1 }));
+  if (semantic) {
+    for (const e of expandQuery(semantic.model, terms).slice(0, MAX_EXPANSIONS)) weighted.push({ term: e.term, weight: W.expansion * e.weight });
+  }
+  const first = weighted.length === 0 ? [] : await ctx.store.rankFiles(ctx.index.id, {
+    terms: weighted,
+    includeSecretSuspect: ctx.policy.includeSecretSuspectFiles,
+    weights: input.strategy === "bm25" ? W.bodyOnly : W.fields,
+    limit: W.firstStage,
+    ...(pathFilter.prefix ? { pathPrefix: pathFilter.prefix } : {}),
+  });
+  const top = first[0]?.score ?? 0;
+  for (const r of first) {
+    if (!pathFilter.matches(r.path)) continue;
+    reason(acc(r.path, null, r.fileId), "bm25", top > 0 ? (W.bm25 * r.score) / top : 0, `BM25F ${round(r.score)} over path, symbol names and body`, "bm25");
+  }
+
+  if (input.strategy !== "bm25") {
+    await locate(ctx, q, acc, reason);
+    await definitions(ctx, q, acc, reason);
+    if (semantic) {
+      const dense = denseScores(semantic.model, semantic.vectors, terms);
+      const ranked = [...dense].sort((a, b) => b[1] - a[1]);
+      let added = 0;
+      for (const [fileId, cos] of ranked) {
+        const known = [...accs.values()].find((a) => a.fileId === fileId);
+        if (!known && added >= W.semanticNewFiles) continue;
+        if (cos <= 0) break;
+        const a = known ?? (await accFor(ctx, fileId, acc));
+        if (!a) continue;
+        if (!known) added++;
+        reason(a, "semantic", W.semantic * cos, `similar to the query in the repository's own embedding (cosine ${round(cos)})`, "semantic");
+      }
+    }
+  }
+  await loadRows(ctx, accs);
+  const allowed = [...accs.values()].filter((a) => a.file && isAllowed(ctx, a.file, includeGenerated) && pathFilter.matches(a.path));
+  if (input.strategy !== "bm25") {
+    for (const a of allowed) priors(a, q, reason);
+    if (!q.aboutTests) await testedBy(ctx, allowed, acc, reason);
+    await graphBoost(ctx, allowed, acc, reason);
+    await loadRows(ctx, accs);
+  }
+  const ranked = [...accs.values()]
+    .filter((a) => a.file && isAllowed(ctx, a.file, includeGenerated) && pathFilter.matches(a.path))
+    .map((a) => ({ a, score: round(a.reasons.reduce((n, r) => n + r.value, 0)) }))
+    .sort((x, y) => y.score - x.score || (x.a.path < y.a.path ? -1 : 1));
+
+  const k = await knowledgeOf(ctx);
+  const items: RankedHit[] = [];
+  for (const { a, score } of ranked.slice(0, maxResults)) {
+    const hit = await hitFor(ctx, a, score, q, k.moduleOf(a.path)?.name ?? null, input.strategy !== "bm25");
+    if (hit) items.push(hit);
+  }
+  if (input.strategy !== "bm25") items.sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : 1));
+  const abstention = abstain(items, terms, input.abstain ?? false);
+  const returned = abstention.noLocalEvidence ? [] : items;
+  const evidence: EvidenceDraft[] = returned.map((h) => ({ path: h.path, startLine: h.span.startLine, endLine: h.span.endLine, contentHash: h.contentHash, retrieval: h.retrieval }));
+  return {
+    items: returned,
+    stats: { truncated: ranked.length > maxResults, strategy: input.strategy, candidates: ranked.length, terms, maxResults },
+    evidence,
+    labels: new Map(ranked.slice(0, maxResults).map(({ a }) => [a.path, labelInputOf(a.file!)])),
+    warnings,
+    abstention,
+  };
+}
+
+/** Query terms that occur in fewer files first: an issue text's rare words say more than its common ones. */
+function rarestFirst(terms: string[]): string[] {
+  // Without document frequencies at hand, longer terms are the better guess for rarer ones.
+  return [...terms].sort((a, b) => b.length - a.length);
+}
+
+function isAllowed(ctx: QueryContext, f: FileRow, includeGenerated: boolean): boolean {
+  if (f.skipReason !== null) return false;
+  if (f.isSecretSuspect && !ctx.policy.includeSecretSuspectFiles) return false;
+  return includeGenerated || !(f.isGenerated || f.isVendored);
+}
+
+/** Indexed paths for a path as a query names it: exact, or the indexed files it is a suffix of. */
+async function resolvePath(ctx: QueryContext, raw: string): Promise<FileRow[]> {
+  const clean = raw.replace(/^file:\/\//, "").replace(/^\.?\/+/, "");
+  const root = ctx.index.rootPath.endsWith("/") ? ctx.index.rootPath : `${ctx.index.rootPath}/`;
+  const rel = clean.startsWith(root.slice(1)) ? clean.slice(root.length - 1) : clean;
+  const exact = await ctx.store.getFile(ctx.index.id, rel);
+  if (exact) return [exact];
+  const base = rel.split("/").pop() ?? rel;
+  const terms = [...new Set([base.toLowerCase(), ...splitIdentifier(base.replace(/\.[^.]+$/, ""))])].map((term) => ({ term, weight: 1 }));
+  const byPath = await ctx.store.rankFiles(ctx.index.id, { terms, weights: { path: 1, symbols: 0, body: 0 }, limit: 200 });
+  const out: FileRow[] = [];
+  for (const r of byPath) {
+    if (!`/${r.path}`.endsWith(`/${rel}`)) continue;
+    const f = await ctx.store.getFile(ctx.index.id, r.path);
+    if (f) out.push(f);
+    if (out.length >= MAX_PATH_MATCHES) break;
+  }
+  return out;
+}
+
+type AccFn = (path: string, file: FileRow | null, fileId: number | null) => Acc;
+type ReasonFn = (a: Acc, part: string, value: number, why: string, via?: RankedMatchType) => void;
+
+async function locate(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: ReasonFn): Promise<void> {
+  const seen = new Set<string>();
+  for (const [i, loc] of q.locations.entries()) {
+    for (const f of await resolvePath(ctx, loc.path)) {
+      const a = acc(f.path, f, null);
+      if (a.line === null) a.line = loc.line;
+      if (seen.has(`frame:${f.path}`)) continue;
+      seen.add(`frame:${f.path}`);
+      // The innermost frame (listed first) is where it happened; callers further out matter less.
+      reason(a, "stack_frame", W.stackFrame * Math.pow(W.stackFrameDecay, i), `the query's stack trace names ${loc.path}:${loc.line} (frame ${i + 1})`, "stack_frame");
+    }
+  }
+  for (const p of q.paths) {
+    for (const f of await resolvePath(ctx, p)) {
+      if (seen.has(`frame:${f.path}`) || seen.has(`path:${f.path}`)) continue;
+      seen.add(`path:${f.path}`);
+      reason(acc(f.path, f, null), "path_mention", W.pathMention, `the query names ${p}`, "path_mention");
+    }
+  }
+}
+
+async function definitions(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: ReasonFn): Promise<void> {
+  const seen = new Set<string>();
+  for (const id of q.identifiers) {
+    const { name, qualified } = parseSymbol(id);
+    const rows = (await ctx.store.findSymbols(ctx.index.id, { name, limit: 20 })).filter((s) => s.name === name && matchesQualifier(s, qualified));
+    for (const s of rows) {
+      if (seen.has(s.path)) continue;
+      seen.add(s.path);
+      const a = acc(s.path, s.file, null);
+      if (a.line === null) a.line = s.startLine;
+      reason(a, "definition_exact", W.definitionExact, `defines ${s.qualifiedName}, which the query names`, "symbol_definition");
+    }
+  }
+}
+
+/** A file's id (the one rankFiles, fileEdges and readCandidate use): the path's own terms, narrowed to the path. */
+async function fileIdOf(ctx: QueryContext, path: string): Promise<number | null> {
+  const base = path.split("/").pop() ?? path;
+  const terms = [...new Set([base.toLowerCase(), ...splitIdentifier(base.replace(/\.[^.]+$/, ""))])].map((term) => ({ term, weight: 1 }));
+  const found = await ctx.store.rankFiles(ctx.index.id, { terms, weights: { path: 1, symbols: 0, body: 0 }, limit: 10, pathPrefix: path, includeSecretSuspect: true });
+  return found.find((r) => r.path === path)?.fileId ?? null;
+}
+
+async function accFor(ctx: QueryContext, fileId: number, acc: AccFn): Promise<Acc | null> {
+  const c = await ctx.store.readCandidate(ctx.index.id, fileId);
+  return c ? acc(c.file.path, c.file, fileId) : null;
+}
+
+async function loadRows(ctx: QueryContext, accs: Map<string, Acc>): Promise<void> {
+  for (const a of accs.values()) a.file ??= await ctx.store.getFile(ctx.index.id, a.path);
+}
+
+function priors(a: Acc, q: ParsedQuery, reason: ReasonFn): void {
+  const f = a.file!;
+  if (f.isVendored) reason(a, "prior", W.vendoredPrior, "vendored code");
+  else if (f.isGenerated) reason(a, "prior", W.generatedPrior, "generated code");
+  else if (isTestPath(f.path)) {
+    if (!q.aboutTests) reason(a, "prior", W.testPrior, "a test: it exercises the behaviour, the code under test has it");
+  } else if (isDocPath(f.path)) reason(a, "prior", W.docPrior, "documentation");
+  else if (EXAMPLE_PATH.test(f.path)) reason(a, "prior", W.examplePrior, "example code");
+  else if (isMetadataFile(f.path) || CONFIG_LANGUAGES.has(f.language ?? "")) reason(a, "prior", W.configPrior, "configuration or a manifest: it names behaviour, the code has it");
+}
+
+/**
+ * A test matching a behaviour question points at the code it tests: that file (same name without the test
+ * affix, found among the candidates or by its path) gets a share of the test's BM25 part.
+ */
+async function testedBy(ctx: QueryContext, allowed: Acc[], acc: AccFn, reason: ReasonFn): Promise<void> {
+  const sources = new Map<string, Acc>();
+  for (const a of allowed) if (!isTestPath(a.path)) sources.set(key(stemOf(a.path)), a);
+  for (const t of allowed.filter((a) => isTestPath(a.path))) {
+    const bm25 = t.reasons.find((r) => r.part === "bm25")?.value ?? 0;
+    const subject = key(testSubject(t.path));
+    if (bm25 <= 0 || subject.length === 0) continue;
+    let s = sources.get(subject) ?? null;
+    if (!s) {
+      const found = await ctx.store.rankFiles(ctx.index.id, { terms: splitIdentifier(testSubject(t.path)).map((term) => ({ term, weight: 1 })), weights: { path: 1, symbols: 0, body: 0 }, limit: 20 });
+      const hit = found.find((r) => !isTestPath(r.path) && key(stemOf(r.path)) === subject);
+      if (!hit) continue;
+      s = acc(hit.path, null, hit.fileId);
+      s.file ??= await ctx.store.getFile(ctx.index.id, hit.path);
+      if (!s.file || !isAllowed(ctx, s.file, false)) continue;
+      sources.set(subject, s);
+    }
+    reason(s, "tested_by", W.testedBy * bm25, `its test ${t.path} matches the question`);
+  }
+}
+
+/** Rank flows from the best hits along reference edges; neighbours they call (or that call them) rise. */
+async function graphBoost(ctx: QueryContext, allowed: Acc[], acc: AccFn, reason: ReasonFn): Promise<void> {
+  const scored = allowed.map((a) => ({ a, s: a.reasons.reduce((n, r) => n + r.value, 0) })).filter((x) => x.s > 0).sort((x, y) => y.s - x.s).slice(0, W.graphSeeds);
+  const seedIds = new Map<number, number>();
+  for (const { a, s } of scored) {
+    a.fileId ??= await fileIdOf(ctx, a.path);
+    if (a.fileId !== null) seedIds.set(a.fileId, s);
+  }
+  if (seedIds.size < 2) return;
+  const edges = await ctx.store.fileEdges(ctx.index.id, [...seedIds.keys()], 2000);
+  if (edges.length === 0) return;
+  const rank = personalizedPageRank(seedIds, edges);
+  // Relative to the best-ranked seed: a neighbour rises in proportion to how much of the seeds' rank reaches it.
+  const max = Math.max(...[...rank.entries()].filter(([id]) => seedIds.has(id)).map(([, r]) => r), 0);
+  if (max <= 0) return;
+  const byId = new Map(allowed.filter((a) => a.fileId !== null).map((a) => [a.fileId!, a]));
+  const languages = new Set(scored.map(({ a }) => a.file?.language).filter((l): l is string => !!l));
+  let added = 0;
+  for (const [id, r] of [...rank].sort((x, y) => y[1] - x[1])) {
+    if (seedIds.has(id)) continue;
+    let a = byId.get(id) ?? null;
+    if (!a) {
+      if (added >= W.graphNewFiles) continue;
+      a = await accFor(ctx, id, acc);
+      if (!a) continue;
+      added++;
+    }
+    // Edges join equal names; across languages an equal name is a coincidence, not a call.
+    if (!a.file?.language || !languages.has(a.file.language)) continue;
+    reason(a, "graph", (W.graph * r) / max, "referenced by or referencing the best hits (personalized PageRank)", "graph_neighbor");
+  }
+}
+
+const PRIORITY: RankedMatchType[] = ["stack_frame", "path_mention", "symbol_definition", "bm25", "graph_neighbor", "semantic"];
+
+async function hitFor(ctx: QueryContext, a: Acc, score: number, q: ParsedQuery, module: string | null, withCoverage: boolean): Promise<RankedHit | null> {
+  const f = a.file!;
+  const content = await ctx.store.getContent(ctx.index.id, f.path);
+  if (content === null) return null;
+  const lines = content.split("\n");
+  const symbols = await ctx.store.findSymbols(ctx.index.id, { path: f.path, limit: 2000 });
+  const stems = [...new Set(q.terms.map(stemForMatch))];
+  const span = bestSpan(lines, symbols, stems, a.line);
+  let total = score;
+  if (withCoverage && stems.length > 0) {
+    const coverage = span.matched.length / stems.length;
+    a.reasons.push({ part: "coverage", value: round(W.coverage * coverage), why: `${span.matched.length} of ${stems.length} query terms in the span` });
+    total = round(total + W.coverage * coverage);
+  }
+  const matchType = PRIORITY.find((m) => a.via.has(m)) ?? "bm25";
+  // Found only by the embedding: similar, not evidence of a match.
+  const retrieval: Retrieval = matchType === "semantic" ? "semantic" : matchType === "symbol_definition" ? "symbol" : matchType === "graph_neighbor" ? "syntactic" : "lexical";
+  const end = Math.min(span.endLine, span.startLine + SNIPPET_LINES - 1);
+  return {
+    path: f.path,
+    language: f.language,
+    module,
+    contentHash: f.contentHash,
+    score: total,
+    matchType,
+    retrieval,
+    reasons: a.reasons,
+    span: { ...span, snippet: lines.slice(span.startLine - 1, end).join("\n") },
+  };
+}
+
+function abstain(items: RankedHit[], terms: string[], enabled: boolean): Abstention {
+  const best = items[0];
+  const stems = new Set(terms.map(stemForMatch));
+  const strong = best && (best.matchType === "stack_frame" || best.matchType === "path_mention" || best.matchType === "symbol_definition");
+  const score = strong ? 1 : best && stems.size > 0 ? round(best.span.matched.length / stems.size) : 0;
+  return { enabled, noLocalEvidence: enabled && score < W.abstainCoverage, score, threshold: W.abstainCoverage };
+}

@@ -1,0 +1,97 @@
+import type Database from "better-sqlite3";
+import type { SemanticMeta, StoredSemantic } from "../../indexer/semantic/meta.js";
+
+/**
+ * An index's semantic data in SQLite: the serialized model in `repo_semantic`, one row per file vector in
+ * `repo_file_vector` (migration 8). One row per file rather than one blob per index: an in-place update replaces
+ * a few files' vectors (and a deleted file row takes its vector with it) without rewriting the index's ~40 MB,
+ * and a query for some files' vectors reads only those. Reading all 78.6k vectors of the Linux kernel is one
+ * index-ordered scan, done once per index version by the query side's cache.
+ *
+ * A vector is stored as its float32 bytes in the machine's order (little-endian on every platform Node supports).
+ */
+
+/** Deleted before the file rows when a build's data is dropped, so the file rows' cascade finds nothing to do. */
+export const SEMANTIC_TABLES = ["repo_file_vector", "repo_semantic"] as const;
+
+export function putSemantic(
+  db: Database.Database,
+  indexId: string,
+  model: Buffer,
+  vectors: ReadonlyMap<number, Float32Array>,
+  meta: SemanticMeta,
+): void {
+  db.transaction(() => {
+    db.prepare("DELETE FROM repo_file_vector WHERE repo_index_id = ?").run(indexId);
+    db.prepare("INSERT OR REPLACE INTO repo_semantic (repo_index_id, model, created_at, meta) VALUES (?, ?, ?, ?)").run(
+      indexId,
+      model,
+      new Date().toISOString(),
+      JSON.stringify(meta),
+    );
+    writeVectors(db, indexId, vectors, meta.vectors.dims);
+  })();
+}
+
+/** Adds or replaces some files' vectors; they must have the dimensions the index's vectors were stored with. */
+export function putFileVectors(db: Database.Database, indexId: string, vectors: ReadonlyMap<number, Float32Array>): void {
+  const stored = getSemantic(db, indexId);
+  if (!stored) throw new Error(`index ${indexId} has no semantic data to add vectors to`);
+  db.transaction(() => writeVectors(db, indexId, vectors, stored.meta.vectors.dims))();
+}
+
+/** Writes vectors of files of this index; a file id of another index, or a vector of other dimensions, is a bug. */
+function writeVectors(db: Database.Database, indexId: string, vectors: ReadonlyMap<number, Float32Array>, dims: number): void {
+  const insert = db.prepare(
+    `INSERT OR REPLACE INTO repo_file_vector (file_id, repo_index_id, vec)
+     SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM repo_file WHERE id = ? AND repo_index_id = ?)`,
+  );
+  for (const [fileId, vec] of vectors) {
+    if (vec.length !== dims) throw new Error(`vector of file ${fileId} has ${vec.length} dimensions, not ${dims}`);
+    const bytes = Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength);
+    if (insert.run(fileId, indexId, bytes, fileId, indexId).changes === 0) throw new Error(`file ${fileId} is not in index ${indexId}`);
+  }
+}
+
+export function getSemantic(db: Database.Database, indexId: string): StoredSemantic | null {
+  const row = db.prepare("SELECT model, created_at, meta FROM repo_semantic WHERE repo_index_id = ?").get(indexId) as
+    | { model: Buffer; created_at: string; meta: string }
+    | undefined;
+  return row ? { model: row.model, meta: JSON.parse(row.meta) as SemanticMeta, createdAt: row.created_at } : null;
+}
+
+/**
+ * Vectors by file id, in file-id order. All of an index's vectors share one Float32Array (each entry is a view of
+ * it): one allocation instead of one per file, and contiguous rows for the query's scan.
+ */
+export function fileVectors(db: Database.Database, indexId: string, fileIds?: readonly number[]): Map<number, Float32Array> {
+  const rows = fileIds ? someVectors(db, indexId, fileIds) : (db.prepare("SELECT file_id, vec FROM repo_file_vector WHERE repo_index_id = ? ORDER BY file_id").all(indexId) as VectorRow[]);
+  const out = new Map<number, Float32Array>();
+  if (rows.length === 0) return out;
+  const bytes = rows[0]!.vec.length;
+  if (bytes % Float32Array.BYTES_PER_ELEMENT !== 0) throw new Error(`corrupt vector of file ${rows[0]!.file_id}`);
+  const dims = bytes / Float32Array.BYTES_PER_ELEMENT;
+  const all = new Float32Array(rows.length * dims);
+  const raw = new Uint8Array(all.buffer);
+  rows.forEach((r, i) => {
+    if (r.vec.length !== bytes) throw new Error(`corrupt vector of file ${r.file_id}`);
+    raw.set(r.vec, i * bytes);
+    out.set(r.file_id, all.subarray(i * dims, (i + 1) * dims));
+  });
+  return out;
+}
+
+interface VectorRow {
+  file_id: number;
+  vec: Buffer;
+}
+
+function someVectors(db: Database.Database, indexId: string, fileIds: readonly number[]): VectorRow[] {
+  const one = db.prepare("SELECT file_id, vec FROM repo_file_vector WHERE file_id = ? AND repo_index_id = ?");
+  const rows: VectorRow[] = [];
+  for (const id of [...new Set(fileIds)].sort((a, b) => a - b)) {
+    const r = one.get(id, indexId) as VectorRow | undefined;
+    if (r) rows.push(r);
+  }
+  return rows;
+}

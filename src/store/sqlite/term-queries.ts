@@ -1,0 +1,142 @@
+import Database from "better-sqlite3";
+import type { FileTerms } from "../../indexer/terms.js";
+import { termCount } from "../../indexer/terms.js";
+import { FIELD_BIT, RANK_FIELDS } from "../bm25f.js";
+import type { FileEdge } from "../store.js";
+import { ROW_ID_STRIDE, createTermSizesTableSql, createTermsTableSql, type BuildTables } from "./migrations.js";
+
+/** The ranking tables of one build (or of an in-memory overlay index). */
+export type TermTables = Pick<BuildTables, "terms" | "termSizes">;
+
+export function hasTermTables(db: Database.Database, t: TermTables): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(t.terms) !== undefined;
+}
+
+/** Prepared writes of a file's terms and field lengths; call inside the caller's transaction. */
+export function insertTerms(db: Database.Database, t: TermTables): (fileId: number, terms: FileTerms) => void {
+  const row = db.prepare(`INSERT INTO ${t.terms} (rowid, path, symbols, body) VALUES (?, ?, ?, ?)`);
+  const size = db.prepare(`INSERT INTO ${t.termSizes} (file_id, path, symbols, body) VALUES (?, ?, ?, ?)`);
+  return (fileId, terms) => {
+    row.run(fileId, terms.path, terms.symbols, terms.body);
+    size.run(fileId, termCount(terms.path), termCount(terms.symbols), termCount(terms.body));
+  };
+}
+
+/** Prepared deletes of a file's terms (a no-op for a file that has none). */
+export function deleteTerms(db: Database.Database, t: TermTables): (fileId: number) => void {
+  const row = db.prepare(`DELETE FROM ${t.terms} WHERE rowid = ?`);
+  const size = db.prepare(`DELETE FROM ${t.termSizes} WHERE file_id = ?`);
+  return (fileId) => {
+    if (size.run(fileId).changes > 0) row.run(fileId);
+  };
+}
+
+/** An FTS5 string: the term is one token ([a-z0-9_], see normalizeRankTerms), quoted so no query syntax gets in. */
+function quoted(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Which files hold a term, per field in RANK_FIELDS order: one column-filtered query per field (FTS5 with
+ * detail=column answers those from the index alone).
+ */
+export function termPostings(db: Database.Database, t: TermTables): (term: string) => number[][] {
+  const rowids = db.prepare(`SELECT rowid FROM ${t.terms} WHERE ${t.terms} MATCH ?`).pluck();
+  return (term) => RANK_FIELDS.map((field) => rowids.all(`${field} : ${quoted(term)}`) as number[]);
+}
+
+/** Files holding a term in any field. */
+export function documentFrequency(db: Database.Database, t: TermTables): (term: string) => number {
+  const count = db.prepare(`SELECT count(*) FROM ${t.terms} WHERE ${t.terms} MATCH ?`).pluck();
+  return (term) => count.get(quoted(term)) as number;
+}
+
+/**
+ * A name defined in more files than this does not say which one a reference means (`init`, `probe`, `get` on a
+ * large repository): it makes no edges.
+ */
+export const MAX_NAME_DEFINITIONS = 8;
+/** References to one name read at most, for edges into a file (a popular function is called from everywhere). */
+export const MAX_NAME_REFERENCES = 2000;
+/** An edge's weight stops growing here: ten calls into a file say as much as a hundred. */
+export const MAX_EDGE_WEIGHT = 10;
+
+/**
+ * Edges out of and into the given files, merged, heaviest first, at most `limit`. Out: the file's reference names,
+ * each looked up among definitions (at most MAX_NAME_DEFINITIONS + 1 read per name). In: the file's defined names,
+ * each looked up among references (at most MAX_NAME_REFERENCES read per name). Work grows with the given files'
+ * own names, never with the repository.
+ */
+export function fileEdges(db: Database.Database, t: BuildTables, fileIds: number[], limit: number): FileEdge[] {
+  const refNames = db.prepare(`SELECT name, COUNT(*) AS n FROM ${t.references} WHERE id BETWEEN ? AND ? GROUP BY name`);
+  const defNames = db.prepare(`SELECT DISTINCT name FROM ${t.symbols} WHERE id BETWEEN ? AND ?`).pluck();
+  const definers = db.prepare(`SELECT DISTINCT file_id FROM ${t.symbols} WHERE name = ? COLLATE NOCASE AND name = ? LIMIT ?`).pluck();
+  const referrers = db.prepare(`SELECT file_id, COUNT(*) AS n FROM (SELECT file_id FROM ${t.references} WHERE name = ? LIMIT ?) GROUP BY file_id`);
+  const definedIn = memoize((name: string) => {
+    const files = definers.all(name, name, MAX_NAME_DEFINITIONS + 1) as number[];
+    return files.length > MAX_NAME_DEFINITIONS ? [] : files;
+  });
+  const edges = new Map<string, FileEdge>();
+  const add = (from: number, to: number, n: number) => {
+    if (from === to) return;
+    const key = `${from}>${to}`;
+    const e = edges.get(key) ?? { from, to, weight: 0 };
+    e.weight = Math.min(MAX_EDGE_WEIGHT, e.weight + n);
+    edges.set(key, e);
+  };
+  const given = new Set(fileIds);
+  for (const file of given) {
+    const [lo, hi] = [file * ROW_ID_STRIDE, (file + 1) * ROW_ID_STRIDE - 1];
+    for (const r of refNames.all(lo, hi) as { name: string; n: number }[]) {
+      for (const to of definedIn(r.name)) add(file, to, r.n);
+    }
+    for (const name of defNames.all(lo, hi) as string[]) {
+      if (definedIn(name).length === 0) continue;
+      // References from given files were counted by their own outgoing pass.
+      for (const r of referrers.all(name, MAX_NAME_REFERENCES) as { file_id: number; n: number }[]) if (!given.has(r.file_id)) add(r.file_id, file, r.n);
+    }
+  }
+  return [...edges.values()].sort((a, b) => b.weight - a.weight || a.from - b.from || a.to - b.to).slice(0, limit);
+}
+
+function memoize<T>(f: (key: string) => T): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) {
+      v = f(key);
+      cache.set(key, v);
+    }
+    return v;
+  };
+}
+
+/**
+ * Terms of a few files outside the index (the working-tree overlay), in an in-memory FTS5 table with the same
+ * tokenizer, so their terms are stemmed and matched exactly as the index's are.
+ */
+export class MemoryTermIndex {
+  private readonly db = new Database(":memory:");
+  private readonly tables: TermTables = { terms: "terms_fts", termSizes: "terms_size" };
+  private readonly postingsOf: (term: string) => number[][];
+
+  constructor(files: { id: number; terms: FileTerms }[]) {
+    this.db.exec(`${createTermsTableSql(this.tables.terms)} ${createTermSizesTableSql(this.tables.termSizes)}`);
+    const insert = insertTerms(this.db, this.tables);
+    this.db.transaction(() => files.forEach((f) => insert(f.id, f.terms)))();
+    this.postingsOf = termPostings(this.db, this.tables);
+  }
+
+  /** Which of the files hold a term: file id → field bits. */
+  postings(term: string): Map<number, number> {
+    const files = new Map<number, number>();
+    this.postingsOf(term).forEach((ids, f) => {
+      for (const id of ids) files.set(id, (files.get(id) ?? 0) | FIELD_BIT[RANK_FIELDS[f]!]);
+    });
+    return files;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
