@@ -13,6 +13,7 @@ import { LEXICAL_LANGUAGES, NO_SYMBOL_GENERATED_REASONS, languageSpec } from "./
 import { extractLexical } from "./symbols/lexical.js";
 import { ExtractionPool } from "./symbols/pool.js";
 import { SemanticStage, embedChangedFiles } from "./semantic/stage.js";
+import type { EmbeddingProvider } from "./semantic/provider.js";
 import type { Extraction } from "./symbols/types.js";
 import { fileTerms, type FileTerms } from "./terms.js";
 import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
@@ -47,6 +48,8 @@ export interface IndexProgress {
 }
 
 export interface IndexOptions {
+  /** The operator's embeddings endpoint for file vectors (absent: the model trained on the repository makes them). */
+  embeddings?: EmbeddingProvider | null;
   root: string;
   store: Store;
   repoId?: string;
@@ -106,7 +109,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       : null;
   const digestRows: { path: string; contentHash: string; skipReason: string | null }[] = [];
   const knowledge = new KnowledgeCollector({ root, commit: repo.isGit ? repo.baseCommit : null });
-  const semantic = new SemanticStage();
+  const semantic = new SemanticStage(opts.embeddings ?? null);
   const stats: IndexStats = { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0, extractedFiles: 0, reusedFiles: 0 };
   try {
     let batch: FileInput[] = [];
@@ -130,7 +133,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       inFlight[i] = undefined;
       digestRows.push({ path: row.path, contentHash: row.contentHash, skipReason: row.skipReason });
       knowledge.add(row);
-      semantic.add(row);
+      await semantic.add(row);
       stats.files += 1;
       stats.bytes += row.sizeBytes;
       if (row.skipReason === null) {
@@ -234,7 +237,7 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
     stats,
   });
   if (!knowledge) await opts.store.setDirtyPaths(previous.id, status);
-  await embedChangedFiles(opts.store, previous.id, upsert);
+  await embedChangedFiles(opts.store, previous.id, upsert, opts.embeddings ?? null);
   return { indexId: previous.id, indexVersion, repo, walkSource: "git", stats };
 }
 

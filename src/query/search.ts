@@ -43,6 +43,8 @@ export interface SearchInput {
   semantic?: boolean;
   /** Prose and issue text only: answer `noLocalEvidence` rather than weak matches. */
   abstain?: boolean;
+  /** The operator's embeddings endpoint (prose with `semantic`, on an index it embedded). */
+  embedQuery?: (text: string) => Promise<Float32Array>;
 }
 
 export interface SearchHit {
@@ -338,6 +340,7 @@ async function naturalSearch(ctx: QueryContext, input: SearchInput): Promise<Que
     ...(input.paths ? { paths: input.paths } : {}),
     ...(input.includeGenerated !== undefined ? { includeGenerated: input.includeGenerated } : {}),
     ...(input.abstain !== undefined ? { abstain: input.abstain } : {}),
+    ...(input.embedQuery ? { embedQuery: input.embedQuery } : {}),
   });
   const items: SearchResultGroup[] = r.items.map((h) => ({
     path: h.path,

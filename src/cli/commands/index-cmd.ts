@@ -1,4 +1,5 @@
 import { buildIndex, updateIndex, type IndexResult } from "../../indexer/pipeline.js";
+import { externalEmbeddings } from "../../indexer/semantic/provider.js";
 import { createProgressReporter } from "../progress.js";
 import type { Setup } from "../setup.js";
 
@@ -15,6 +16,7 @@ export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<Ind
     store: s.store,
     ...(s.repoIdOverride ? { repoId: s.repoIdOverride } : {}),
     maxFileBytes: s.policy.maxIndexedFileBytes,
+    embeddings: externalEmbeddings(s.operator.semantic, process.env),
     ...(opts.full ? { incremental: false } : {}),
     ...(opts.quiet ? {} : { onProgress: createProgressReporter() }),
   };

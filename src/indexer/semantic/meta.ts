@@ -17,6 +17,8 @@ export interface SemanticMeta {
     dims: number;
   };
   training: TrainingStats;
+  /** Set when the operator's endpoint failed during the build and the built-in vectors were stored instead. */
+  fallback?: string;
 }
 
 /** An index's stored semantic data, as Store.getSemantic returns it. */

@@ -181,3 +181,11 @@ function unit(values: number[]): Float32Array {
   const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
   return Float32Array.from(values, (x) => x * scale);
 }
+
+/** The operator's endpoint when one is configured, else null (the model trained on the repository embeds). */
+export function externalEmbeddings(config: SemanticConfig | undefined, env: NodeJS.ProcessEnv): EmbeddingProvider | null {
+  if (!config || config.provider === "builtin") return null;
+  return createEmbeddingProvider(config, env, () => {
+    throw new EmbeddingProviderError("config", "unreachable: the built-in provider is not external");
+  });
+}

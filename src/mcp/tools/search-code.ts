@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { externalEmbeddings, type EmbeddingProvider } from "../../indexer/semantic/provider.js";
+import type { ServerDeps } from "../deps.js";
 import { searchCode } from "../../query/search.js";
 import { defineTool, toToolOutput } from "../tool.js";
 import { maxResultsSchema, pathGlobsSchema } from "./common.js";
@@ -31,5 +33,18 @@ export const searchCodeTool = defineTool({
     "are left out by policy.",
   inputSchema: searchCodeSchema,
   annotations: { title: "Search code", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, ctx) => toToolOutput(await searchCode(ctx, args), "results"),
+  handler: async (args, ctx, deps) => {
+    // A misconfigured endpoint is reported by the ranking (semantic_provider_unavailable), not a failed search.
+    const endpoint = args.semantic ? tryExternal(deps) : null;
+    const embedQuery = endpoint ? async (text: string) => (await endpoint.embed([text]))[0]! : undefined;
+    return toToolOutput(await searchCode(ctx, { ...args, ...(embedQuery ? { embedQuery } : {}) }), "results");
+  },
 });
+
+function tryExternal(deps: ServerDeps): EmbeddingProvider | null {
+  try {
+    return externalEmbeddings(deps.operator?.semantic, process.env);
+  } catch {
+    return null;
+  }
+}

@@ -6,7 +6,7 @@ import { knowledgeOf } from "../knowledge/load.js";
 import { key, stemOf, testSubject } from "../knowledge/related-tests.js";
 import { compilePathGlobs } from "../paths.js";
 import { HYBRID_WEIGHTS as W } from "../ranking.js";
-import { denseScores, expandQuery, loadSemantic } from "../semantic.js";
+import { denseScores, expandQuery, loadSemantic, rankByVector, type LoadedSemantic } from "../semantic.js";
 import { matchesQualifier, parseSymbol } from "../symbols.js";
 import { personalizedPageRank } from "./graph.js";
 import { parseQuery, stemForMatch, type ParsedQuery } from "./parse.js";
@@ -26,6 +26,8 @@ export interface RankedSearchInput {
   includeGenerated?: boolean;
   /** Say `noLocalEvidence` instead of returning weak matches (off by default: not yet calibrated everywhere). */
   abstain?: boolean;
+  /** The operator's embeddings endpoint, for an index whose file vectors it made. */
+  embedQuery?: (text: string) => Promise<Float32Array>;
 }
 
 export interface ScoreReason {
@@ -130,7 +132,7 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
     await locate(ctx, q, acc, reason);
     await definitions(ctx, q, acc, reason);
     if (semantic) {
-      const dense = denseScores(semantic.model, semantic.vectors, terms);
+      const dense = await denseFor(semantic, terms, input, warnings);
       const ranked = [...dense].sort((a, b) => b[1] - a[1]);
       let added = 0;
       for (const [fileId, cos] of ranked) {
@@ -175,6 +177,21 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
     warnings,
     abstention,
   };
+}
+
+/** Files by cosine to the query, embedded by whoever embedded the files: the trained model or the operator's endpoint. */
+async function denseFor(semantic: LoadedSemantic, terms: string[], input: RankedSearchInput, warnings: Warning[]): Promise<Map<number, number>> {
+  if (semantic.meta.vectors.provider === "builtin") return denseScores(semantic.model, semantic.vectors, terms);
+  if (!input.embedQuery) {
+    warnings.push({ code: "semantic_provider_unavailable", message: `the index's file vectors come from ${semantic.meta.vectors.model ?? "an embeddings endpoint"}, which this server is not configured to reach; ranked without dense similarity` });
+    return new Map();
+  }
+  try {
+    return rankByVector(await input.embedQuery(input.query), semantic.vectors);
+  } catch (err) {
+    warnings.push({ code: "semantic_provider_unavailable", message: `the embeddings endpoint failed (${err instanceof Error ? err.message : String(err)}); ranked without dense similarity` });
+    return new Map();
+  }
 }
 
 /** Query terms that occur in fewer files first: an issue text's rare words say more than its common ones. */

@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { defaultOperatorConfig, defaultReadPolicy } from "../src/config/schema.js";
+import { buildIndex } from "../src/indexer/pipeline.js";
+import { currentHead } from "../src/indexer/repo-info.js";
+import { externalEmbeddings } from "../src/indexer/semantic/provider.js";
+import { silentLogger } from "../src/log.js";
+import type { Envelope } from "../src/mcp/envelope.js";
+import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
+import { openClient } from "./helpers/harness.js";
+
+const DIMS = 16;
+
+/** A deterministic stand-in for an embeddings model: letter counts folded into 16 dimensions, unit length. */
+function embedText(text: string): number[] {
+  const v = new Array<number>(DIMS).fill(0);
+  for (const ch of text.toLowerCase()) if (ch >= "a" && ch <= "z") v[(ch.charCodeAt(0) - 97) % DIMS]! += 1;
+  const n = Math.hypot(...v) || 1;
+  return v.map((x) => x / n);
+}
+
+describe("an operator's OpenAI-compatible embeddings endpoint makes the file vectors and embeds the query", () => {
+  let repo: BuiltRepo;
+  let dir: string;
+  let server: Server;
+  let url: string;
+  let requests = 0;
+
+  before(async () => {
+    repo = buildGoldenRepo();
+    dir = mkdtempSync(join(tmpdir(), "repoctx-embed-"));
+    server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        requests += 1;
+        const input = (JSON.parse(body) as { input: string[] }).input;
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: embedText(t) })) }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await new Promise((r) => server.close(r));
+    rmSync(dir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  test("index with the endpoint, then a semantic search embeds the query through it", async () => {
+    const operator = { ...defaultOperatorConfig(), semantic: { provider: "openai_compatible" as const, url, model: "letters-16", timeoutMs: 5000 } };
+    const store = SqliteStore.open(join(dir, "with.db"));
+    const r = await buildIndex({ root: repo.root, store, maxFileBytes: 1 << 20, embeddings: externalEmbeddings(operator.semantic, {}) });
+    const stored = (await store.getSemantic(r.indexId))!;
+    assert.equal(stored.meta.vectors.provider, "openai_compatible");
+    assert.equal(stored.meta.vectors.model, "letters-16");
+    assert.equal(stored.meta.vectors.dims, DIMS);
+    assert.ok(requests > 0);
+    const client = await openClient({ store, root: r.repo.rootPath, policy: defaultReadPolicy(), operator, logger: silentLogger, readHead: () => currentHead(r.repo.rootPath) });
+    const before = requests;
+    const res = await client.callTool({ name: "search_code", arguments: { query: "where do we validate quote expiration", semantic: true } });
+    const env = JSON.parse((res.content as { text: string }[])[0]!.text) as Envelope;
+    assert.equal(env.ok, true);
+    assert.equal(requests, before + 1, "the query was embedded by the endpoint");
+    assert.ok(!env.warnings.some((w) => w.code === "semantic_provider_unavailable"));
+    await client.close();
+    // A server without the endpoint configured says it cannot use the index's vectors, and still ranks.
+    const plain = await openClient({ store, root: r.repo.rootPath, policy: defaultReadPolicy(), logger: silentLogger, readHead: () => currentHead(r.repo.rootPath) });
+    const res2 = await plain.callTool({ name: "search_code", arguments: { query: "where do we validate quote expiration", semantic: true } });
+    const env2 = JSON.parse((res2.content as { text: string }[])[0]!.text) as Envelope;
+    assert.equal(env2.ok, true);
+    assert.ok(env2.warnings.some((w) => w.code === "semantic_provider_unavailable"));
+    assert.ok((env2.data.results as unknown[]).length > 0);
+    await plain.close();
+    await store.close();
+  });
+
+  test("an endpoint that is down does not fail the index: the built-in vectors serve and the index says why", async () => {
+    const store = SqliteStore.open(join(dir, "down.db"));
+    const down = externalEmbeddings({ provider: "openai_compatible", url: "http://127.0.0.1:9", model: "m", timeoutMs: 1000 }, {});
+    const r = await buildIndex({ root: repo.root, store, maxFileBytes: 1 << 20, embeddings: down });
+    const stored = (await store.getSemantic(r.indexId))!;
+    assert.equal(stored.meta.vectors.provider, "builtin");
+    assert.match(stored.meta.fallback ?? "", /^network: /);
+    await store.close();
+  });
+});
