@@ -106,6 +106,12 @@ function evalTempDirs(): string[] {
   return readdirSync(tmpdir()).filter((n) => n.startsWith("repoctx-eval-"));
 }
 
+/** Temporary eval folders that were not there before the suite: another process's runs come and go meanwhile. */
+let tempBefore: string[] = [];
+function newTempDirs(): string[] {
+  return evalTempDirs().filter((d) => !tempBefore.includes(d));
+}
+
 /** The same fixed ranking for every question: makes each commit's ranks and the averages computable by hand. */
 const FIXED_RANKING = ["src/tax.ts", "src/pricing.ts", "src/pricing.ts", "test/pricing.test.ts"];
 
@@ -114,7 +120,6 @@ describe("repoctx eval on a repository's own history", () => {
   let root: string;
   let shas: Record<string, string>;
   let stateBefore: string;
-  let tempBefore: string[];
   let report: EvalReport;
   /** Per question: [added function found at the parent?, functions added by earlier questions found?] */
   const probes = new Map<string, { ownFound: number; earlierFound: boolean[] }>();
@@ -219,7 +224,7 @@ describe("repoctx eval on a repository's own history", () => {
 
   test("the temporary worktree and store are gone; the user's HEAD, branch, work tree and worktrees are untouched", () => {
     assert.equal(userState(root), stateBefore);
-    assert.deepEqual(evalTempDirs(), tempBefore);
+    assert.deepEqual(newTempDirs(), [], "no temporary folder of ours is left");
   });
 
   test("an aborted run removes its worktree and rejects", async () => {
@@ -237,12 +242,12 @@ describe("repoctx eval on a repository's own history", () => {
       { name: "AbortError" },
     );
     assert.equal(userState(root), stateBefore);
-    assert.deepEqual(evalTempDirs(), tempBefore);
+    assert.deepEqual(newTempDirs(), [], "no temporary folder of ours is left");
   });
 
   test("unknown modes are refused before anything is created", async () => {
     await assert.rejects(runEval({ repoRoot: root, commits: 5, modes: ["lexical", "nope"] }), /unknown mode: nope/);
-    assert.deepEqual(evalTempDirs(), tempBefore);
+    assert.deepEqual(newTempDirs(), [], "no temporary folder of ours is left");
   });
 
   test("repoctx eval --json prints one JSON report on stdout and progress on stderr", () => {

@@ -92,7 +92,7 @@ export const HYBRID_WEIGHTS = {
   /** Personalized PageRank from the top hits over reference edges (0–1 times this). */
   graph: 1.0,
   /** Seeds of the graph walk: the best first-stage hits. */
-  graphSeeds: 20,
+  graphSeeds: 10,
   /** Files the graph may add that the first stage did not find. */
   graphNewFiles: 10,
   /** Cosine similarity of file and query vectors from the repository's own embedding (0–1 times this). */

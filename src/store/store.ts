@@ -330,6 +330,8 @@ export interface Store {
    * Names defined in many files say nothing about which one is meant and make no edges.
    */
   fileEdges(indexId: string, fileIds: number[], limit: number): Promise<FileEdge[]>;
+  /** The ids (those rankFiles, fileEdges and readCandidate use) of indexed paths; unknown paths are absent. */
+  fileIds(indexId: string, paths: readonly string[]): Promise<Map<string, number>>;
   findSymbols(indexId: string, query: SymbolQuery): Promise<SymbolRow[]>;
   findReferences(indexId: string, query: ReferenceQuery): Promise<ReferenceRow[]>;
   /** Symbols and references per extractor status, for inspect_index. */

@@ -265,14 +265,6 @@ async function definitions(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason
   }
 }
 
-/** A file's id (the one rankFiles, fileEdges and readCandidate use): the path's own terms, narrowed to the path. */
-async function fileIdOf(ctx: QueryContext, path: string): Promise<number | null> {
-  const base = path.split("/").pop() ?? path;
-  const terms = [...new Set([base.toLowerCase(), ...splitIdentifier(base.replace(/\.[^.]+$/, ""))])].map((term) => ({ term, weight: 1 }));
-  const found = await ctx.store.rankFiles(ctx.index.id, { terms, weights: { path: 1, symbols: 0, body: 0 }, limit: 10, pathPrefix: path, includeSecretSuspect: true });
-  return found.find((r) => r.path === path)?.fileId ?? null;
-}
-
 async function accFor(ctx: QueryContext, fileId: number, acc: AccFn): Promise<Acc | null> {
   const c = await ctx.store.readCandidate(ctx.index.id, fileId);
   return c ? acc(c.file.path, c.file, fileId) : null;
@@ -322,8 +314,9 @@ async function testedBy(ctx: QueryContext, allowed: Acc[], acc: AccFn, reason: R
 async function graphBoost(ctx: QueryContext, allowed: Acc[], acc: AccFn, reason: ReasonFn): Promise<void> {
   const scored = allowed.map((a) => ({ a, s: a.reasons.reduce((n, r) => n + r.value, 0) })).filter((x) => x.s > 0).sort((x, y) => y.s - x.s).slice(0, W.graphSeeds);
   const seedIds = new Map<number, number>();
+  const missing = await ctx.store.fileIds(ctx.index.id, scored.filter(({ a }) => a.fileId === null).map(({ a }) => a.path));
   for (const { a, s } of scored) {
-    a.fileId ??= await fileIdOf(ctx, a.path);
+    a.fileId ??= missing.get(a.path) ?? null;
     if (a.fileId !== null) seedIds.set(a.fileId, s);
   }
   if (seedIds.size < 2) return;

@@ -23,6 +23,14 @@ function termsIn(text: string, terms: readonly string[]): string[] {
   return terms.filter((t) => lower.includes(t));
 }
 
+/** Terms found in lines start..end of the already lower-cased lines (no copy of the file per symbol). */
+function termsInLines(lower: readonly string[], start: number, end: number, terms: readonly string[]): string[] {
+  return terms.filter((t) => {
+    for (let i = start - 1; i < end && i < lower.length; i++) if (lower[i]!.includes(t)) return true;
+    return false;
+  });
+}
+
 /**
  * The part of a file that best answers the query: the symbol (method, function, class) whose name and body hold the
  * most query terms, preferring smaller symbols on ties; a line named by a stack frame picks its enclosing symbol.
@@ -37,9 +45,10 @@ export function bestSpan(lines: readonly string[], symbols: readonly SymbolRow[]
     return { startLine: start, endLine: Math.min(lines.length, start + WINDOW_LINES - 1), symbol: null, matched: termsIn(lines.slice(start - 1, start + WINDOW_LINES - 1).join("\n"), terms) };
   }
   let best: { s: SymbolRow; score: number } | null = null;
+  const lower = lines.map((l) => l.toLowerCase());
   for (const s of candidates) {
-    const name = termsIn(s.qualifiedName.replace(/[A-Z]/g, (c) => ` ${c}`), terms).length;
-    const body = termsIn(lines.slice(s.startLine - 1, s.endLine).join("\n"), terms).length;
+    const name = termsIn(s.qualifiedName, terms).length;
+    const body = termsInLines(lower, s.startLine, s.endLine, terms).length;
     const score = NAME_WEIGHT * name + body;
     const size = s.endLine - s.startLine;
     if (score > 0 && (!best || score > best.score || (score === best.score && size < best.s.endLine - best.s.startLine))) best = { s, score };

@@ -665,7 +665,7 @@ export class SqliteStore implements Store {
   async rankFiles(indexId: string, query: RankQuery): Promise<RankedFile[]> {
     const { tables, sizes } = this.rankingData(indexId);
     const terms = normalizeRankTerms(query.terms);
-    const postingsOf = termPostings(this.db, tables);
+    const postingsOf = termPostings(this.db, tables, query.weights);
     const scores = new DenseScores(sizes, query.weights, terms.length);
     terms.forEach((t, i) => scores.addTerm(i, t.weight, postingsOf(t.term)));
     const slim = this.slimFiles(indexId);
@@ -686,6 +686,16 @@ export class SqliteStore implements Store {
     const { tables, sizes } = this.rankingData(indexId);
     const df = documentFrequency(this.db, tables);
     return { ...sizes.stats, documentFrequency: terms.map((t) => (/^[a-z0-9_]+$/.test(t) ? df(t) : 0)) };
+  }
+
+  async fileIds(indexId: string, paths: readonly string[]): Promise<Map<string, number>> {
+    const find = this.stmt("SELECT id FROM repo_file WHERE repo_index_id = ? AND path = ?");
+    const out = new Map<string, number>();
+    for (const p of new Set(paths)) {
+      const row = find.get(indexId, p) as { id: number } | undefined;
+      if (row) out.set(p, row.id);
+    }
+    return out;
   }
 
   async fileEdges(indexId: string, fileIds: number[], limit: number): Promise<FileEdge[]> {

@@ -40,9 +40,10 @@ function quoted(term: string): string {
  * Which files hold a term, per field in RANK_FIELDS order: one column-filtered query per field (FTS5 with
  * detail=column answers those from the index alone).
  */
-export function termPostings(db: Database.Database, t: TermTables): (term: string) => number[][] {
+export function termPostings(db: Database.Database, t: TermTables, weights?: Partial<Record<(typeof RANK_FIELDS)[number], number>>): (term: string) => number[][] {
   const rowids = db.prepare(`SELECT rowid FROM ${t.terms} WHERE ${t.terms} MATCH ?`).pluck();
-  return (term) => RANK_FIELDS.map((field) => rowids.all(`${field} : ${quoted(term)}`) as number[]);
+  // A field weighted 0 cannot change a score: its postings (the body's are the long ones) are not read.
+  return (term) => RANK_FIELDS.map((field) => (weights && weights[field] === 0 ? [] : (rowids.all(`${field} : ${quoted(term)}`) as number[])));
 }
 
 /** Files holding a term in any field. */
