@@ -176,10 +176,6 @@ export class OverlayStore implements Store {
     return out;
   }
 
-  /**
-   * The index's reference graph. Overlaid files (negative ids) have no edges of their own, and edges of an edited
-   * file reflect its indexed text; a hidden file never surfaces through them, since readCandidate does not return it.
-   */
   /** Overlaid files by their overlay ids (negative, as candidateFiles gives them); hidden ones are absent. */
   async fileIds(indexId: string, paths: readonly string[]): Promise<Map<string, number>> {
     const out = await this.base.fileIds(indexId, paths.filter((p) => !this.hidden.has(p)));
@@ -189,6 +185,10 @@ export class OverlayStore implements Store {
     return out;
   }
 
+  /**
+   * The index's reference graph. Overlaid files (negative ids) have no edges of their own, and edges of an edited
+   * file reflect its indexed text; a hidden file never surfaces through them, since readCandidate does not return it.
+   */
   async fileEdges(indexId: string, fileIds: number[], limit: number): Promise<FileEdge[]> {
     return this.base.fileEdges(indexId, fileIds.filter((id) => id >= 0), limit);
   }

@@ -71,8 +71,11 @@ export const MAX_EDGE_WEIGHT = 10;
 export function fileEdges(db: Database.Database, t: BuildTables, fileIds: number[], limit: number): FileEdge[] {
   const refNames = db.prepare(`SELECT name, COUNT(*) AS n FROM ${t.references} WHERE id BETWEEN ? AND ? GROUP BY name`);
   const defNames = db.prepare(`SELECT DISTINCT name FROM ${t.symbols} WHERE id BETWEEN ? AND ?`).pluck();
-  const definers = db.prepare(`SELECT DISTINCT file_id FROM ${t.symbols} WHERE name = ? COLLATE NOCASE AND name = ? LIMIT ?`).pluck();
-  const referrers = db.prepare(`SELECT file_id, COUNT(*) AS n FROM (SELECT file_id FROM ${t.references} WHERE name = ? LIMIT ?) GROUP BY file_id`);
+  // A row's file is its id / ROW_ID_STRIDE: the name indexes hold the id, so these never read the tables' rows.
+  const definers = db.prepare(`SELECT DISTINCT id / ${ROW_ID_STRIDE} FROM ${t.symbols} WHERE name = ? COLLATE NOCASE AND name = ? LIMIT ?`).pluck();
+  const referrers = db.prepare(
+    `SELECT file_id, COUNT(*) AS n FROM (SELECT id / ${ROW_ID_STRIDE} AS file_id FROM ${t.references} WHERE name = ? LIMIT ?) GROUP BY file_id`,
+  );
   const definedIn = memoize((name: string) => {
     const files = definers.all(name, name, MAX_NAME_DEFINITIONS + 1) as number[];
     return files.length > MAX_NAME_DEFINITIONS ? [] : files;
