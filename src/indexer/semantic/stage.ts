@@ -78,7 +78,7 @@ export class SemanticStage {
     await this.flush();
     const { model, stats, fileVectors } = this.trainer.finish();
     const useExternal = this.provider !== null && this.externalFailure === null;
-    const ids = new Map((await store.candidateFiles(indexId, { fragments: [] }, Number.MAX_SAFE_INTEGER)).files.map((f) => [f.path, f.id]));
+    const ids = await store.fileIds(indexId, this.paths);
     const vectors = new Map<number, Float32Array>();
     for (const [ordinal, vec] of useExternal ? this.external : fileVectors) {
       const id = ids.get(this.paths[ordinal]!);
@@ -107,12 +107,7 @@ export async function embedChangedFiles(store: Store, indexId: string, upsert: r
   if (stored.meta.vectors.provider !== "builtin" && !external) return;
   const rows = upsert.filter((r) => r.terms && r.content !== null);
   if (rows.length === 0) return;
-  const wanted = new Set(rows.map((r) => r.path));
-  const ids = new Map<string, number>();
-  for (const r of rows) {
-    const found = await store.candidateFiles(indexId, { fragments: [], pathPrefix: r.path }, 10);
-    for (const f of found.files) if (wanted.has(f.path)) ids.set(f.path, f.id);
-  }
+  const ids = await store.fileIds(indexId, rows.map((r) => r.path));
   const vectors = new Map<number, Float32Array>();
   const embedded = external ? await external.embed(rows.map((r) => r.content!.slice(0, EXTERNAL_TEXT_CHARS))).catch(() => null) : null;
   rows.forEach((r, i) => {
