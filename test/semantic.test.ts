@@ -22,6 +22,7 @@ import { SemanticTrainer, type TrainerOptions } from "../src/indexer/semantic/tr
 import { SEMANTIC_RETRIEVAL, denseScores, expandQuery, loadSemantic } from "../src/query/semantic.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { FileInput, IndexMeta } from "../src/store/store.js";
+import { textFile } from "./helpers/rows.js";
 
 /**
  * Identifiers of four unrelated concerns, already split into sub-words. Cache expiry is the one queries ask
@@ -211,29 +212,6 @@ describe("semantic trainer and model", () => {
 const META: IndexMeta = { repoId: "acme/semantic", rootPath: "/repo", baseCommit: "b".repeat(40), branch: "main", dirty: false, extractorVersion: "1" };
 const STATS = { files: 3, indexedFiles: 3, skippedFiles: 0, bytes: 30, indexedBytes: 30, durationMs: 1 };
 
-function file(path: string, content: string): FileInput {
-  return {
-    path,
-    mtimeMs: null,
-    language: "text",
-    sizeBytes: content.length,
-    lineCount: 1,
-    contentHash: `sha256:${"0".repeat(64)}`,
-    isBinary: false,
-    isGenerated: false,
-    isVendored: false,
-    generatedReason: null,
-    isSecretSuspect: false,
-    secretReasons: [],
-    hasInstructionLikeText: false,
-    skipReason: null,
-    skipDetail: null,
-    symbolStatus: null,
-    symbolExtractor: null,
-    symbolDetail: null,
-    content,
-  };
-}
 
 describe("semantic data in the SQLite store", () => {
   let dir: string;
@@ -264,7 +242,7 @@ describe("semantic data in the SQLite store", () => {
 
   async function build(withMeta = meta, repoId = META.repoId): Promise<{ indexId: string; ids: Map<string, number> }> {
     const indexId = await store.beginIndex({ ...META, repoId });
-    await store.addFiles(indexId, [file("cache.ts", "ttl stale"), file("auth.ts", "login password"), file("http.ts", "request")]);
+    await store.addFiles(indexId, [textFile("cache.ts", "ttl stale"), textFile("auth.ts", "login password"), textFile("http.ts", "request")]);
     const { files } = await store.candidateFiles(indexId, { fragments: [] }, 10);
     const ids = new Map(files.map((f) => [f.path, f.id]));
     const vectors = new Map([

@@ -9,34 +9,15 @@ import { MIGRATIONS, buildTables } from "../src/store/sqlite/migrations.js";
 import type { FileInput, IndexMeta, RankQuery } from "../src/store/store.js";
 import { fileTerms } from "../src/indexer/terms.js";
 import { QueryError } from "../src/query/errors.js";
+import { textFile } from "./helpers/rows.js";
 
 const META: IndexMeta = { repoId: "acme/x", rootPath: "/repo", baseCommit: "a".repeat(40), branch: "main", dirty: false, extractorVersion: "1" };
 const STATS = { files: 1, indexedFiles: 1, skippedFiles: 0, bytes: 5, indexedBytes: 5, durationMs: 1 };
 
-function file(path: string, content: string): FileInput {
-  return {
-    path,
-    mtimeMs: null,
-    language: "text",
-    sizeBytes: content.length,
-    lineCount: 1,
-    contentHash: `sha256:${"0".repeat(64)}`,
-    isBinary: false,
-    isGenerated: false,
-    isVendored: false,
-    generatedReason: null,
-    isSecretSuspect: false,
-    secretReasons: [],
-    hasInstructionLikeText: false,
-    skipReason: null,
-    skipDetail: null,
-    content,
-  };
-}
 
 /** A file with its ranking terms, as the pipeline writes it. */
 function termed(path: string, content: string): FileInput {
-  return { ...file(path, content), terms: fileTerms(path, content, []) };
+  return { ...textFile(path, content), terms: fileTerms(path, content, []) };
 }
 
 const rankQuery = (term: string): RankQuery => ({ terms: [{ term, weight: 1 }], weights: { path: 1, symbols: 1, body: 1 }, limit: 10 });
@@ -81,13 +62,13 @@ describe("SQLite store", () => {
 
   test("a build is invisible until published; the previous ready index keeps serving", async () => {
     const first = await store.beginIndex(META);
-    await store.addFiles(first, [file("a.txt", "alpha beta")]);
+    await store.addFiles(first, [textFile("a.txt", "alpha beta")]);
     assert.equal(await store.getReadyIndex("acme/x"), null, "building index is not served");
     await store.publishIndex(first, "idx-1", STATS);
     assert.equal((await store.getReadyIndex("acme/x"))?.id, first);
 
     const second = await store.beginIndex(META);
-    await store.addFiles(second, [file("b.txt", "gamma delta")]);
+    await store.addFiles(second, [textFile("b.txt", "gamma delta")]);
     assert.equal((await store.getReadyIndex("acme/x"))?.id, first, "old index serves during the build");
     assert.deepEqual(await collect(store, first, ["alpha"]), ["a.txt"]);
 
@@ -96,7 +77,7 @@ describe("SQLite store", () => {
     assert.equal((await store.getIndex(second))?.status, "failed");
 
     const third = await store.beginIndex(META);
-    await store.addFiles(third, [file("c.txt", "epsilon")]);
+    await store.addFiles(third, [textFile("c.txt", "epsilon")]);
     await store.publishIndex(third, "idx-3", STATS);
     const ready = await store.getReadyIndex("acme/x");
     assert.equal(ready?.id, third);
@@ -107,7 +88,7 @@ describe("SQLite store", () => {
 
   test("trigram candidates: case-insensitive, all fragments required, limits report more", async () => {
     const id = await store.beginIndex({ ...META, repoId: "acme/paged" });
-    const files = Array.from({ length: 150 }, (_, i) => file(`f${String(i).padStart(3, "0")}.txt`, i % 2 === 0 ? "Needle in HAYSTACK" : "only hay"));
+    const files = Array.from({ length: 150 }, (_, i) => textFile(`f${String(i).padStart(3, "0")}.txt`, i % 2 === 0 ? "Needle in HAYSTACK" : "only hay"));
     await store.addFiles(id, files);
     await store.publishIndex(id, "idx-p", STATS);
     const hits = await collect(store, id, ["needle", "haystack"]);
@@ -145,7 +126,7 @@ describe("SQLite store", () => {
 
   test("an index built before ranking terms existed keeps answering and updating; ranking asks for a rebuild", async () => {
     const id = await store.beginIndex({ ...META, repoId: "acme/old" });
-    await store.addFiles(id, [file("a.txt", "alpha beta")]);
+    await store.addFiles(id, [textFile("a.txt", "alpha beta")]);
     await store.publishIndex(id, "idx-old", STATS);
     const raw = new Database(path);
     const seq = (raw.prepare("SELECT seq FROM repo_index WHERE id = ?").get(id) as { seq: number }).seq;

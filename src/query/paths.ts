@@ -45,3 +45,13 @@ export function compilePathGlobs(globs: string[] | undefined): PathMatcher {
   const prefixes = cleaned.map((g) => (GLOB_CHARS.test(g) ? literalPrefix(g) : g.replace(/\/+$/, "")));
   return { prefix: commonPrefix(prefixes), matches: (p) => tests.some((t) => t(p)) };
 }
+
+/**
+ * A path as a log, a stack trace or a question writes it (`file://`, absolute under the repository root, `./x`),
+ * relative to the root when it is under it; anything else comes back cleaned but otherwise as written.
+ */
+export function repoRelativePath(rootPath: string, raw: string): string {
+  const clean = raw.replace(/^file:\/\//, "");
+  const root = rootPath.endsWith("/") ? rootPath : `${rootPath}/`;
+  return clean.startsWith(root) ? clean.slice(root.length) : clean.replace(/^\.\//, "");
+}

@@ -3,6 +3,7 @@ import { isTestPath } from "../../policy/labels.js";
 import { redactText } from "../../policy/redact.js";
 import type { SymbolRow } from "../../store/store.js";
 import type { QueryContext } from "../context.js";
+import { repoRelativePath } from "../paths.js";
 import { knowledgeOf } from "../knowledge/load.js";
 import { getOwnership } from "../knowledge/ownership.js";
 import { riskHintsFor } from "../knowledge/risk-map.js";
@@ -87,9 +88,7 @@ export async function failureBlocks(ctx: QueryContext, reader: FileReader, log: 
 
 /** A path from a log (absolute, relative, or a Java package path) as an indexed path, preferring changed files. */
 export async function locate(ctx: QueryContext, raw: string, scope: string[]): Promise<string | null> {
-  const clean = raw.replace(/^file:\/\//, "").replace(/^\.\//, "");
-  const root = ctx.index.rootPath.endsWith("/") ? ctx.index.rootPath : `${ctx.index.rootPath}/`;
-  const rel = clean.startsWith(root) ? clean.slice(root.length) : clean;
+  const rel = repoRelativePath(ctx.index.rootPath, raw);
   if (!rel.startsWith("/") && (await ctx.store.getFile(ctx.index.id, rel))) return rel;
   const suffix = `/${rel.replace(/^\/+/, "")}`;
   return scope.find((p) => `/${p}`.endsWith(suffix)) ?? null;

@@ -4,7 +4,7 @@ import type { FileRow } from "../../store/store.js";
 import { labelInputOf, type EvidenceDraft, type QueryContext, type QueryResult, type Retrieval, type Warning } from "../context.js";
 import { knowledgeOf } from "../knowledge/load.js";
 import { key, stemOf, testSubject } from "../knowledge/related-tests.js";
-import { compilePathGlobs } from "../paths.js";
+import { compilePathGlobs, repoRelativePath } from "../paths.js";
 import { HYBRID_WEIGHTS as W } from "../ranking.js";
 import { denseScores, expandQuery, loadSemantic, rankByVector, type LoadedSemantic } from "../semantic.js";
 import { matchesQualifier, parseSymbol } from "../symbols.js";
@@ -208,9 +208,7 @@ function isAllowed(ctx: QueryContext, f: FileRow, includeGenerated: boolean): bo
 
 /** Indexed paths for a path as a query names it: exact, or the indexed files it is a suffix of. */
 async function resolvePath(ctx: QueryContext, raw: string): Promise<FileRow[]> {
-  const clean = raw.replace(/^file:\/\//, "").replace(/^\.?\/+/, "");
-  const root = ctx.index.rootPath.endsWith("/") ? ctx.index.rootPath : `${ctx.index.rootPath}/`;
-  const rel = clean.startsWith(root.slice(1)) ? clean.slice(root.length - 1) : clean;
+  const rel = repoRelativePath(ctx.index.rootPath, raw).replace(/^\/+/, "");
   const exact = await ctx.store.getFile(ctx.index.id, rel);
   if (exact) return [exact];
   const base = rel.split("/").pop() ?? rel;
