@@ -5,6 +5,7 @@
 import { fileURLToPath } from "node:url";
 import type * as PipelineModule from "../src/indexer/pipeline.js";
 import type * as SqliteStoreModule from "../src/store/sqlite/sqlite-store.js";
+import type * as OpenStoreModule from "../src/store/open.js";
 import type * as RunToolModule from "../src/mcp/run-tool.js";
 import type * as ToolsModule from "../src/mcp/tools/index.js";
 import type * as ResourcesModule from "../src/mcp/resources/index.js";
@@ -24,6 +25,7 @@ async function load<T>(relative: string): Promise<T> {
 
 export const loadPipeline = (): Promise<typeof PipelineModule> => load("indexer/pipeline.js");
 export const loadSqliteStore = (): Promise<typeof SqliteStoreModule> => load("store/sqlite/sqlite-store.js");
+export const loadOpenStore = (): Promise<typeof OpenStoreModule> => load("store/open.js");
 export const loadRunTool = (): Promise<typeof RunToolModule> => load("mcp/run-tool.js");
 export const loadTools = (): Promise<typeof ToolsModule> => load("mcp/tools/index.js");
 export const loadResources = (): Promise<typeof ResourcesModule> => load("mcp/resources/index.js");

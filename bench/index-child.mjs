@@ -3,7 +3,7 @@
  * Child process of the bench: one index build (into an empty store: a full build; else as `repoctx index` does), so the peak RSS it reports is the indexer's own.
  * Plain JavaScript on purpose: run under `node` alone, without the TypeScript loader the rest of the bench uses
  * (that loader adds about 80 MiB of RSS, which would be charged to the indexer). Types are checked via JSDoc.
- * Usage: node bench/index-child.mjs <root> <store.db>. Prints one JSON line (IndexChildResult) on stdout.
+ * Usage: node bench/index-child.mjs <root> <store.db | postgres://…>. Prints one JSON line (IndexChildResult) on stdout.
  */
 import { readFileSync, statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -33,6 +33,18 @@ function sizeOf(path) {
   }
 }
 
+/**
+ * What a store takes: a SQLite file with its WAL and shared memory, or a PostgreSQL schema's tables with their
+ * indexes and TOAST (pg_total_relation_size), as `db`.
+ * @param {string} location @returns {Promise<StoreFiles>}
+ */
+async function storeSize(location) {
+  if (!/^postgres(ql)?:\/\//i.test(location)) return storeFiles(location);
+  const { pgSchemaBytes } = await import("./pg-size.mjs");
+  const db = await pgSchemaBytes(location);
+  return { db, wal: 0, shm: 0, total: db };
+}
+
 /** @param {string} dbPath @returns {StoreFiles} */
 function storeFiles(dbPath) {
   const db = sizeOf(dbPath);
@@ -43,17 +55,17 @@ function storeFiles(dbPath) {
 
 async function main() {
   const [root, dbPath] = process.argv.slice(2);
-  if (!root || !dbPath) throw new Error("usage: index-child.mjs <root> <store.db>");
-  /** @type {[typeof import("../src/indexer/pipeline.js"), typeof import("../src/store/sqlite/sqlite-store.js"), typeof import("../src/config/schema.js")]} */
-  const [{ buildIndex, updateIndex }, { SqliteStore }, { defaultReadPolicy }] = await Promise.all([
+  if (!root || !dbPath) throw new Error("usage: index-child.mjs <root> <store.db | postgres://…>");
+  /** @type {[typeof import("../src/indexer/pipeline.js"), typeof import("../src/store/open.js"), typeof import("../src/config/schema.js")]} */
+  const [{ buildIndex, updateIndex }, { openStore }, { defaultReadPolicy }] = await Promise.all([
     import(new URL("indexer/pipeline.js", DIST).href),
-    import(new URL("store/sqlite/sqlite-store.js", DIST).href),
+    import(new URL("store/open.js", DIST).href),
     import(new URL("config/schema.js", DIST).href),
   ]);
   const maxFileBytes = defaultReadPolicy().maxIndexedFileBytes;
   const baselineRssBytes = procField("VmRSS") ?? process.memoryUsage().rss;
 
-  const store = SqliteStore.open(dbPath);
+  const store = await openStore(dbPath);
   /** @type {Record<string, number>} */
   const phasesMs = {};
   const started = performance.now();
@@ -77,7 +89,7 @@ async function main() {
   const result = (await updateIndex(options)) ?? (await buildIndex(options));
   const wallMs = performance.now() - started;
   const summary = await store.summarize(result.indexId);
-  const storeBeforeClose = storeFiles(dbPath);
+  const storeBeforeClose = await storeSize(dbPath);
   await store.close();
 
   // VmHWM is the kernel's high-water mark; maxRSS (KiB) is the same figure from getrusage, used off Linux.

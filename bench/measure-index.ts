@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { runJsonChild } from "./child.js";
 import { REPO_ROOT } from "./dist.js";
 import { storeBytes } from "./stats.js";
+import { dropPgSchema, pgSchemaBytes } from "./pg-size.mjs";
 
 /** Plain JavaScript, run by `node` alone so the TypeScript loader's memory is not charged to the indexer. */
 const CHILD_SCRIPT = join(REPO_ROOT, "bench", "index-child.mjs");
@@ -58,10 +59,17 @@ export interface IndexRunOptions {
   cpuProfileDir?: string;
 }
 
-export async function measureIndex(root: string, dbPath: string, opts: IndexRunOptions = {}): Promise<IndexMeasurement> {
-  mkdirSync(dirname(dbPath), { recursive: true });
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
-  return runIndexChild(root, dbPath, opts);
+const isPostgres = (location: string): boolean => /^postgres(ql)?:\/\//i.test(location);
+
+/** A full build into an empty store: a SQLite file deleted first, or a PostgreSQL store's schema dropped first. */
+export async function measureIndex(root: string, location: string, opts: IndexRunOptions = {}): Promise<IndexMeasurement> {
+  if (isPostgres(location)) {
+    await dropPgSchema(location);
+  } else {
+    mkdirSync(dirname(location), { recursive: true });
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${location}${suffix}`, { force: true });
+  }
+  return runIndexChild(root, location, opts);
 }
 
 export interface IncrementalMeasurement {
@@ -93,5 +101,7 @@ export async function measureIncremental(root: string, dbPath: string, relPath: 
 async function runIndexChild(root: string, dbPath: string, opts: IndexRunOptions): Promise<IndexMeasurement> {
   const nodeArgs = opts.cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProfileDir] : [];
   const result = await runJsonChild<IndexChildResult>([...nodeArgs, CHILD_SCRIPT, root, dbPath], "index child");
-  return { ...result, storeAfterClose: storeBytes(dbPath) };
+  if (!isPostgres(dbPath)) return { ...result, storeAfterClose: storeBytes(dbPath) };
+  const db = await pgSchemaBytes(dbPath);
+  return { ...result, storeAfterClose: { db, wal: 0, shm: 0, total: db } };
 }

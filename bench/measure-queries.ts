@@ -3,7 +3,7 @@
  * search → policy projection → envelope), without the JSON-RPC transport. Warm: one untimed pass first.
  */
 import { performance } from "node:perf_hooks";
-import { loadLog, loadRepoInfo, loadRunTool, loadSchema, loadSqliteStore, loadTools } from "./dist.js";
+import { loadLog, loadOpenStore, loadRepoInfo, loadRunTool, loadSchema, loadTools } from "./dist.js";
 import { searchArgs, type BenchQuery } from "./queries.js";
 import { timeCalls } from "./time-calls.js";
 
@@ -46,11 +46,11 @@ function outcomeOf(envelope: { ok: boolean; data: Record<string, unknown>; warni
   };
 }
 
-export async function measureQueries(root: string, dbPath: string, queries: readonly BenchQuery[], passes: number): Promise<QueryMeasurement> {
-  const [{ runTool }, { findTool }, { SqliteStore }, { defaultReadPolicy }, { silentLogger }, { currentHead }] = await Promise.all([
+export async function measureQueries(root: string, location: string, queries: readonly BenchQuery[], passes: number): Promise<QueryMeasurement> {
+  const [{ runTool }, { findTool }, { openStore }, { defaultReadPolicy }, { silentLogger }, { currentHead }] = await Promise.all([
     loadRunTool(),
     loadTools(),
-    loadSqliteStore(),
+    loadOpenStore(),
     loadSchema(),
     loadLog(),
     loadRepoInfo(),
@@ -60,7 +60,7 @@ export async function measureQueries(root: string, dbPath: string, queries: read
   const headStart = performance.now();
   const head = await currentHead(root);
   const readHeadMs = performance.now() - headStart;
-  const store = SqliteStore.open(dbPath);
+  const store = await openStore(location);
   const deps = { store, root, policy: defaultReadPolicy(), logger: silentLogger, readHead: async () => head };
   try {
     const timed = await timeCalls(queries, passes, (q) => runTool(tool, searchArgs(q), deps));

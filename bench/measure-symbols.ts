@@ -10,7 +10,7 @@ import { timeCalls } from "./time-calls.js";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import type { IndexStats } from "../src/store/store.js";
-import { loadLog, loadRepoInfo, loadRunTool, loadSchema, loadSqliteStore, loadTools } from "./dist.js";
+import { loadLog, loadOpenStore, loadRepoInfo, loadRunTool, loadSchema, loadSqliteStore, loadTools } from "./dist.js";
 import { findSymbolArgs, type SymbolLookup } from "./queries.js";
 
 export interface ExtractorCount {
@@ -190,10 +190,10 @@ export async function measureSymbolLookups(
   lookups: readonly SymbolLookup[],
   passes: number,
 ): Promise<SymbolLookupMeasurement> {
-  const [{ runTool }, { findTool }, { SqliteStore }, { defaultReadPolicy }, { silentLogger }, { currentHead }] = await Promise.all([
+  const [{ runTool }, { findTool }, { openStore }, { defaultReadPolicy }, { silentLogger }, { currentHead }] = await Promise.all([
     loadRunTool(),
     loadTools(),
-    loadSqliteStore(),
+    loadOpenStore(),
     loadSchema(),
     loadLog(),
     loadRepoInfo(),
@@ -201,7 +201,7 @@ export async function measureSymbolLookups(
   const tool = findTool("find_symbol");
   if (!tool) throw new Error("find_symbol tool not found");
   const head = await currentHead(root);
-  const store = SqliteStore.open(dbPath);
+  const store = await openStore(dbPath);
   const deps = { store, root, policy: defaultReadPolicy(), logger: silentLogger, readHead: async () => head };
   try {
     const timed = await timeCalls(lookups, passes, (l) => runTool(tool, findSymbolArgs(l), deps));

@@ -4,7 +4,8 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { ConfigError } from "../config/resolve.js";
 import { CHANGE_TYPES } from "../query/change-impact.js";
 import { serverVersion } from "../mcp/server.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT, exitCodeFor } from "./exit-codes.js";
+import { QueryError } from "../query/errors.js";
 import { printIndexResult, runIndex } from "./commands/index-cmd.js";
 import {
   callTool,
@@ -18,11 +19,11 @@ import {
   parseLineRange,
   report,
 } from "./commands/query-cmds.js";
-import { runServe } from "./commands/serve.js";
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, runServe, runServeHttp } from "./commands/serve.js";
 import { runEvalCommand } from "./commands/eval-cmd.js";
 import { contextArgs, formatFreshness, printContext, type ContextOptions } from "./commands/context-cmd.js";
 import { CONTEXT_PURPOSES, RENDER_TARGETS, TOKENIZERS } from "../query/context-package/types.js";
-import { setup, type CommonOptions, type Setup } from "./setup.js";
+import { setup, withoutStoreSecret, type CommonOptions, type Setup } from "./setup.js";
 import { DEFAULT_AUDIT_LIMIT, formatAudit, parseSince } from "./commands/audit.js";
 
 function positiveInt(value: string): number {
@@ -31,10 +32,26 @@ function positiveInt(value: string): number {
   return n;
 }
 
+const MAX_PORT = 65535;
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_PORT) throw new InvalidArgumentError(`must be an integer from 0 to ${MAX_PORT}`);
+  return n;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 function withCommon(cmd: Command, repoOption = true): Command {
   if (repoOption) cmd.option("--repo <path>", "repository root (default: current directory)");
   return cmd
-    .option("--store <file>", "SQLite store file (default: a per-user cache file keyed by the repository root)")
+    .option(
+      "--store <file|url>",
+      "SQLite store file (default: a per-user cache file keyed by the repository root), or a PostgreSQL URL " +
+        "postgres://user@host:5432/db (?schema=name picks a schema; the password is best left to PGPASSWORD or ~/.pgpass)",
+    )
     .option("--policy <file>", "operator read policy (YAML); never read from the served repository")
     .option("--repo-id <id>", "repository id (default: from the origin remote, else the folder name)");
 }
@@ -46,11 +63,17 @@ async function withSetup(opts: CommonOptions, rootArg: string | undefined, body:
     s = await setup(opts, rootArg);
     process.exitCode = await body(s);
   } catch (err) {
+    // The store location may be a URL with a password: no message prints it.
+    const safe = (text: string): string => withoutStoreSecret(text, opts.store);
     if (err instanceof ConfigError) {
-      process.stderr.write(`repoctx: ${err.message}\n`);
+      process.stderr.write(`repoctx: ${safe(err.message)}\n`);
       process.exitCode = EXIT.invalid_input;
+    } else if (err instanceof QueryError) {
+      // Expected failures before any tool runs, e.g. a PostgreSQL store that is unreachable or from a newer repoctx.
+      process.stderr.write(`repoctx: ${err.category}: ${safe(err.message)}${err.hint ? `\nhint: ${safe(err.hint)}` : ""}\n`);
+      process.exitCode = exitCodeFor(err.category);
     } else {
-      process.stderr.write(`repoctx: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`repoctx: ${safe(err instanceof Error ? err.message : String(err))}\n`);
       process.exitCode = EXIT.internal_error;
     }
   } finally {
@@ -69,21 +92,39 @@ export function buildProgram(): Command {
     .option("--full", "re-extract every file's symbols instead of reusing those of unchanged files")
     .action(async (path: string | undefined, opts: CommonOptions & { json?: boolean; quiet?: boolean; full?: boolean }) =>
       withSetup(opts, path, async (s) => {
-        printIndexResult(await runIndex(s, opts), s.storePath, opts.json ?? false, process.stdout);
+        printIndexResult(await runIndex(s, opts), s.storeLabel, opts.json ?? false, process.stdout);
         return EXIT.ok;
       }),
     );
 
-  withCommon(program.command("serve").description("serve a repository over MCP stdio, indexing it first if needed"))
+  withCommon(program.command("serve").description("serve repositories over MCP: stdio (one repository), or Streamable HTTP with --http"), false)
+    .option("--repo <path>", "repository root (default: current directory); repeat with --http to serve several", collect)
     .option("--reindex", "rebuild the index before serving")
     .option("--watch", "rebuild the index when files change (queries keep answering from the last ready index)")
     .option("--quiet", "no progress on stderr")
-    .action(async (opts: CommonOptions & { reindex?: boolean; quiet?: boolean; watch?: boolean }) =>
-      withSetup(opts, undefined, async (s) => {
-        await runServe(s, opts);
+    .option("--http", "serve MCP Streamable HTTP at /mcp instead of stdio (bearer tokens: REPOCTX_HTTP_TOKENS or the policy file's http.tokens)")
+    .option("--host <host>", `with --http: address to bind (default ${DEFAULT_HTTP_HOST}; any other than loopback needs tokens)`)
+    .option("--port <n>", `with --http: port (default ${DEFAULT_HTTP_PORT}; 0 picks a free one, logged in the "listening" line)`, port)
+    .action(async (flags: Omit<CommonOptions, "repo"> & { repo?: string[]; reindex?: boolean; quiet?: boolean; watch?: boolean; http?: boolean; host?: string; port?: number }) => {
+      const opts = { ...flags, repo: flags.repo ?? [] };
+      // With --http the policy file is read by runServeHttp, checked against every served work tree, not the first.
+      return withSetup({ ...opts, repo: opts.repo[0], ...(opts.http ? { policy: undefined } : {}) }, undefined, async (s) => {
+        if (!opts.http) {
+          if (opts.repo.length > 1) throw new ConfigError("stdio serves one repository; serve several with --http");
+          if (opts.host !== undefined || opts.port !== undefined) throw new ConfigError("--host and --port apply to --http");
+          await runServe(s, opts);
+          return EXIT.ok;
+        }
+        await runServeHttp(s, {
+          ...opts,
+          repos: opts.repo,
+          host: opts.host ?? DEFAULT_HTTP_HOST,
+          port: opts.port ?? DEFAULT_HTTP_PORT,
+          ...(opts.policy ? { policyPath: opts.policy } : {}),
+        });
         return EXIT.ok;
-      }),
-    );
+      });
+    });
 
   withCommon(program.command("search <query>").description("search indexed code (lexical)"))
     .option("--regex", "treat the query as a regular expression")

@@ -1,4 +1,4 @@
-import { ConfigError, defaultStorePath, loadOperatorConfig, resolveRoot } from "../config/resolve.js";
+import { defaultStorePath, loadOperatorConfig, resolveRoot } from "../config/resolve.js";
 import type { OperatorConfig, ReadPolicy } from "../config/schema.js";
 import { overlayProvider } from "../indexer/overlay.js";
 import { currentHead } from "../indexer/repo-info.js";
@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { createLogger, type Logger } from "../log.js";
 import { createAuditSink } from "../mcp/audit.js";
 import type { ServerDeps } from "../mcp/deps.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { isPostgresUrl, openStore } from "../store/open.js";
 import type { Store } from "../store/store.js";
 
 /** HEAD is re-read at most this often for stale-index warnings. */
@@ -21,7 +21,15 @@ export interface CommonOptions {
 
 export interface Setup {
   root: string;
+  /**
+   * The store as given (`--store`): a SQLite file, or a PostgreSQL URL that may hold a password. Never print it:
+   * messages and summaries use `storeLabel`.
+   */
   storePath: string;
+  /** The store's location for people: the SQLite file, or the URL without its password. */
+  storeLabel: string;
+  /** The local folder the store writes (its file and the audit copy), so a watcher can ignore it; null for PostgreSQL. */
+  storeDir: string | null;
   store: Store;
   policy: ReadPolicy;
   /** The whole operator policy file (instruction layers, task sources); `policy` is its read policy. */
@@ -36,9 +44,18 @@ export async function setup(opts: CommonOptions, rootArg?: string): Promise<Setu
   const operator = await loadOperatorConfig(opts.policy, [root]);
   const policy = operator.repoContext;
   const storePath = opts.store ?? defaultStorePath(root);
-  if (/^postgres(ql)?:\/\//.test(storePath)) throw new ConfigError("PostgreSQL stores are not supported yet; use a SQLite file path");
-  const store = SqliteStore.open(storePath);
-  return { root, storePath, store, policy, operator, logger: createLogger(process.stderr), ...(opts.repoId ? { repoIdOverride: opts.repoId } : {}) };
+  const store = await openStore(storePath);
+  return {
+    root,
+    storePath,
+    storeLabel: storeLabel(storePath),
+    storeDir: isPostgresUrl(storePath) ? null : dirname(storePath),
+    store,
+    policy,
+    operator,
+    logger: createLogger(process.stderr),
+    ...(opts.repoId ? { repoIdOverride: opts.repoId } : {}),
+  };
 }
 
 /** The repository to serve: the override, else the ready index built from this root, else the store's only one. */
@@ -72,7 +89,55 @@ export async function serverDeps(s: Setup): Promise<ServerDeps> {
   };
 }
 
-/** The audit log's JSON-lines copy sits beside the store file. */
-export function auditFile(storePath: string): string {
-  return join(dirname(storePath), "audit.jsonl");
+/**
+ * The audit log's JSON-lines copy sits beside a SQLite store file. A PostgreSQL store has no local folder: its audit
+ * log is the store's table alone (`repoctx audit` reads it from any machine).
+ */
+export function auditFile(storePath: string): string | undefined {
+  return isPostgresUrl(storePath) ? undefined : join(dirname(storePath), "audit.jsonl");
+}
+
+/** Query parameters of a PostgreSQL URL that carry secrets (libpq reads `password` from the query string too). */
+const SECRET_PARAMS = /pass|secret|token|key/i;
+
+/** A store location safe to print: a SQLite path as it is, a PostgreSQL URL without its password. */
+export function storeLabel(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    return "postgres://(unparsable URL)";
+  }
+  if (url.password) url.password = "";
+  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.test(name)) url.searchParams.delete(name);
+  return url.toString();
+}
+
+/** `text` with the password of a PostgreSQL store URL masked, wherever an error message might have copied it. */
+export function withoutStoreSecret(text: string, location: string | undefined): string {
+  if (!location || !isPostgresUrl(location)) return text;
+  let secrets: string[];
+  try {
+    const url = new URL(location);
+    secrets = [url.password, ...[...url.searchParams].filter(([k]) => SECRET_PARAMS.test(k)).map(([, v]) => v)];
+  } catch {
+    return text.split(location).join(storeLabel(location));
+  }
+  let out = text.split(location).join(storeLabel(location));
+  for (const secret of secrets) {
+    if (secret.length === 0) continue;
+    out = out.split(secret).join("***");
+    const decoded = safeDecode(secret);
+    if (decoded !== secret) out = out.split(decoded).join("***");
+  }
+  return out;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

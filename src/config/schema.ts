@@ -139,11 +139,57 @@ export const SemanticConfigSchema = z
   });
 export type SemanticConfig = z.infer<typeof SemanticConfigSchema>;
 
+const MAX_HTTP_TOKENS = 100;
+/** Shorter bearer tokens are refused: a token is the only thing between the network and the served code. */
+export const MIN_HTTP_TOKEN_CHARS = 16;
+const MAX_HTTP_TOKEN_CHARS = 4096;
+const MAX_ALLOWED_ORIGINS = 100;
+export const DEFAULT_HTTP_MAX_REQUEST_BYTES = 1024 * 1024;
+const MAX_HTTP_REQUEST_BYTES_CEILING = 64 * 1024 * 1024;
+export const DEFAULT_HTTP_RATE_LIMIT_PER_MINUTE = 600;
+const MAX_HTTP_RATE_LIMIT_PER_MINUTE = 1_000_000;
+export const DEFAULT_HTTP_MAX_SESSIONS = 100;
+const MAX_HTTP_SESSIONS_CEILING = 100_000;
+export const DEFAULT_HTTP_SESSION_IDLE_SECONDS = 15 * 60;
+const MAX_HTTP_SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
+
+/** One bearer token: a name for logs and session ownership, and the secret itself or the variable holding it. */
+export const HttpTokenSchema = z
+  .strictObject({
+    name: z.string().min(1).max(100).regex(/^[\w.:@-]+$/),
+    /** The token itself; prefer `tokenEnv`, so the policy file holds no secret. */
+    token: z.string().min(MIN_HTTP_TOKEN_CHARS).max(MAX_HTTP_TOKEN_CHARS).optional(),
+    /** Environment variable holding the token. */
+    tokenEnv: z.string().regex(/^[A-Z_][A-Z0-9_]{0,100}$/).optional(),
+  })
+  .refine((t) => (t.token === undefined) !== (t.tokenEnv === undefined), { message: "give exactly one of token and tokenEnv" });
+export type HttpToken = z.infer<typeof HttpTokenSchema>;
+
+/**
+ * `repoctx serve --http`: who may call (bearer tokens; `REPOCTX_HTTP_TOKENS` adds more), which browser origins may
+ * (besides the loopback ones on a loopback host), and the limits each request and token is held to.
+ */
+export const HttpConfigSchema = z.strictObject({
+  tokens: z
+    .array(HttpTokenSchema)
+    .max(MAX_HTTP_TOKENS)
+    .default([])
+    .refine((ts) => new Set(ts.map((t) => t.name)).size === ts.length, { message: "token names must be unique" }),
+  /** Exact origins (`https://app.example.com`) whose browser requests are served. */
+  allowedOrigins: z.array(z.url({ protocol: /^https?$/ }).max(2048)).max(MAX_ALLOWED_ORIGINS).default([]),
+  maxRequestBytes: z.number().int().min(1024).max(MAX_HTTP_REQUEST_BYTES_CEILING).default(DEFAULT_HTTP_MAX_REQUEST_BYTES),
+  rateLimitPerMinute: z.number().int().min(1).max(MAX_HTTP_RATE_LIMIT_PER_MINUTE).default(DEFAULT_HTTP_RATE_LIMIT_PER_MINUTE),
+  maxSessions: z.number().int().min(1).max(MAX_HTTP_SESSIONS_CEILING).default(DEFAULT_HTTP_MAX_SESSIONS),
+  sessionIdleSeconds: z.number().int().min(1).max(MAX_HTTP_SESSION_IDLE_SECONDS).default(DEFAULT_HTTP_SESSION_IDLE_SECONDS),
+});
+export type HttpConfig = z.infer<typeof HttpConfigSchema>;
+
 export const PolicyFileSchema = z.strictObject({
   repoContext: ReadPolicySchema.default(ReadPolicySchema.parse({})),
   instructions: InstructionPolicySchema.default(InstructionPolicySchema.parse({})),
   taskSources: z.array(TaskSourceSchema).max(10).default([]),
   semantic: SemanticConfigSchema.default(SemanticConfigSchema.parse({})),
+  http: HttpConfigSchema.default(HttpConfigSchema.parse({})),
 });
 export type OperatorConfig = z.infer<typeof PolicyFileSchema>;
 

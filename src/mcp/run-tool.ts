@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { z } from "zod";
 import { EXTRACTOR_VERSION } from "../indexer/pipeline.js";
 import type { Warning } from "../query/context.js";
 import { QueryError } from "../query/errors.js";
@@ -7,13 +8,19 @@ import { INSTRUCTION_LIKE_WARNING, projectData, projectEvidence } from "../polic
 import { OverlayStore } from "../store/overlay-store.js";
 import type { IndexRow } from "../store/store.js";
 import type { CallMeta } from "./audit.js";
-import type { ServerDeps } from "./deps.js";
+import { isRepoSet, type ServedRepos, type ServerDeps } from "./deps.js";
 import type { Envelope, ErrorData } from "./envelope.js";
 import { invalidInput, toErrorData } from "./errors.js";
 import type { ToolDefinition } from "./tool.js";
 
 /** Changed paths named in a `file_changed_since_index` warning before it says "…". */
 const MAX_CHANGED_LISTED = 10;
+
+/** Said on every answer for a repository whose work tree is not on this machine (indexer and server apart). */
+const WORK_TREE_UNAVAILABLE: Warning = {
+  code: "work_tree_unavailable",
+  message: "the repository's work tree is not on this server: answers, file text included, come from the index alone, unchecked against the files",
+};
 
 async function readyIndex(deps: ServerDeps): Promise<IndexRow> {
   let index: IndexRow | null;
@@ -82,6 +89,7 @@ export async function runTool(def: ToolDefinition, rawArgs: unknown, deps: Serve
 
 async function execute(def: ToolDefinition, args: Record<string, unknown>, deps: ServerDeps): Promise<Envelope> {
   let index: IndexRow | null = null;
+  const onDisk = deps.workTree ?? true;
   try {
     index = await readyIndex(deps);
     const warnings = await freshnessWarnings(index, deps);
@@ -98,7 +106,8 @@ async function execute(def: ToolDefinition, args: Record<string, unknown>, deps:
       });
     }
     const baseCtx = { store: deps.store, index, policy: deps.policy };
-    const changed = await changedSinceIndex(baseCtx, deps.root, out.evidence.map((e) => e.path).filter((p) => !fromDisk.has(p)));
+    if (!onDisk) warnings.push(WORK_TREE_UNAVAILABLE);
+    const changed = onDisk ? await changedSinceIndex(baseCtx, deps.root, out.evidence.map((e) => e.path).filter((p) => !fromDisk.has(p))) : [];
     if (changed.length > 0) {
       const shown = changed.slice(0, MAX_CHANGED_LISTED).join(", ");
       warnings.push({
@@ -129,6 +138,37 @@ async function execute(def: ToolDefinition, args: Record<string, unknown>, deps:
       truncated: out.truncated,
     };
   } catch (err) {
-    return errorEnvelope(def.name, index, toErrorData(err, deps.logger, def.name));
+    return errorEnvelope(def.name, index, toErrorData(err, deps.logger, def.name), onDisk ? [] : [WORK_TREE_UNAVAILABLE]);
   }
+}
+
+/**
+ * `runTool` over what a server serves. One repository: the arguments go through unchanged. Several: the caller names
+ * one with `repoId` (the schema tools/list shows makes it required), which is taken out before the tool's own schema
+ * sees the arguments; a missing or unknown one is `invalid_input`, recorded in the first repository's audit.
+ */
+export async function runToolIn(def: ToolDefinition, rawArgs: unknown, served: ServedRepos, meta: CallMeta = {}): Promise<Envelope> {
+  if (!isRepoSet(served)) return runTool(def, rawArgs, served, meta);
+  const chosen = pickRepo(served.repos, rawArgs);
+  if (chosen.ok) return runTool(def, chosen.rest, chosen.deps, meta);
+  const first = served.repos.values().next().value as ServerDeps;
+  const envelope = errorEnvelope(def.name, null, chosen.error);
+  await first.audit?.record({ tool: def.name, args: rawArgs, envelope, latencyMs: 0, meta, at: (first.now ?? (() => new Date()))() });
+  return envelope;
+}
+
+/** The `repoId` argument of a multi-repository call: the schema every tool gains, derived from the served ids. */
+export function repoIdSchema(ids: readonly string[]) {
+  return z.enum(ids as [string, ...string[]]).describe("Repository to answer from (the server serves several)");
+}
+
+type Picked = { ok: true; deps: ServerDeps; rest: Record<string, unknown> } | { ok: false; error: ErrorData };
+
+/** The repository an argument object names, and the arguments without `repoId`. */
+export function pickRepo(repos: ReadonlyMap<string, ServerDeps>, rawArgs: unknown): Picked {
+  const args = rawArgs !== null && typeof rawArgs === "object" && !Array.isArray(rawArgs) ? (rawArgs as Record<string, unknown>) : {};
+  const parsed = z.object({ repoId: repoIdSchema([...repos.keys()]) }).safeParse(args);
+  if (!parsed.success) return { ok: false, error: invalidInput(parsed.error) };
+  const { repoId: _chosen, ...rest } = args;
+  return { ok: true, deps: repos.get(parsed.data.repoId)!, rest };
 }

@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { resolveInsideRoot } from "../policy/path-guard.js";
+import { normalizeRepoPath, resolveInsideRoot } from "../policy/path-guard.js";
 import { sha256 } from "../indexer/inventory.js";
 import { QueryError } from "./errors.js";
 import { labelInputOf, type QueryContext, type QueryResult, type Warning } from "./context.js";
@@ -43,29 +43,56 @@ function withLineNumbers(lines: string[], first: number): string {
   return lines.map((l, i) => `${String(first + i).padStart(width, " ")}| ${l}`).join("\n");
 }
 
-/**
- * A line range of one indexed file, read from the work tree through the path guard. The hash is of the bytes
- * served now; when they differ from the indexed bytes the result says so, and `expectedContentHash` turns a
- * mismatch into `stale_context`.
- */
-export async function getFileSlice(ctx: QueryContext, root: string, input: SliceInput): Promise<QueryResult<FileSlice>> {
+/** Where a slice's bytes come from: the work tree (the default), or the index alone when the server has none. */
+type SliceSource = { relPath: string; read: () => Promise<Buffer | null>; size: () => Promise<number> };
+
+async function sliceSource(ctx: QueryContext, root: string | null, input: SliceInput): Promise<SliceSource> {
+  if (root === null) {
+    // No work tree on this machine (a replica serving a shared store): the path is checked lexically and the
+    // text is the indexed text, so the hash is the indexed hash.
+    const normalized = normalizeRepoPath(input.path);
+    if (!normalized.ok) throw new QueryError("query_rejected", normalized.message);
+    const relPath = normalized.relPath;
+    let content: Promise<string | null> | null = null;
+    const text = () => (content ??= ctx.store.getContent(ctx.index.id, relPath));
+    return {
+      relPath,
+      read: async () => {
+        const t = await text();
+        return t === null ? null : Buffer.from(t, "utf8");
+      },
+      size: async () => Buffer.byteLength((await text()) ?? "", "utf8"),
+    };
+  }
   const guarded = await resolveInsideRoot(root, input.path);
   if (!guarded.ok) {
     if (guarded.reason === "not_found") throw new QueryError("not_found", guarded.message);
     throw new QueryError("query_rejected", guarded.message);
   }
-  const file = await ctx.store.getFile(ctx.index.id, guarded.relPath);
+  return { relPath: guarded.relPath, read: () => readFile(guarded.absPath), size: async () => (await stat(guarded.absPath)).size };
+}
+
+/**
+ * A line range of one indexed file, read from the work tree through the path guard (or, with `root` null, from
+ * the index's text). The hash is of the bytes served now; when they differ from the indexed bytes the result says
+ * so, and `expectedContentHash` turns a mismatch into `stale_context`.
+ */
+export async function getFileSlice(ctx: QueryContext, root: string | null, input: SliceInput): Promise<QueryResult<FileSlice>> {
+  const source = await sliceSource(ctx, root, input);
+  const file = await ctx.store.getFile(ctx.index.id, source.relPath);
   if (!file) {
-    throw new QueryError("not_found", `'${guarded.relPath}' is not in the index`, "search_code lists indexed files; reindex after adding files");
+    throw new QueryError("not_found", `'${source.relPath}' is not in the index`, "search_code lists indexed files; reindex after adding files");
   }
   if (file.skipReason === "symlink_outside_root") throw new QueryError("query_rejected", `'${file.path}' points outside the repository`);
   if (file.isSecretSuspect && !ctx.policy.includeSecretSuspectFiles) {
     throw new QueryError("query_rejected", `'${file.path}' is classified as secret-suspect and the read policy does not allow reading it`);
   }
-  const size = (await stat(guarded.absPath)).size;
+  const size = await source.size();
   if (size > MAX_SLICE_SOURCE_BYTES) throw new QueryError("query_rejected", `'${file.path}' is too large to slice (${size} bytes)`);
-  const bytes = await readFile(guarded.absPath);
-  const currentHash = sha256(bytes);
+  const read = await source.read();
+  // Without a work tree only indexed text can be served; a skipped file has none.
+  const bytes = read ?? Buffer.alloc(0);
+  const currentHash = read === null ? file.contentHash : sha256(bytes);
   if (input.expectedContentHash !== undefined && input.expectedContentHash !== currentHash) {
     throw new QueryError(
       "stale_context",
@@ -88,7 +115,7 @@ export async function getFileSlice(ctx: QueryContext, root: string, input: Slice
   };
   const textual = !file.isBinary && file.skipReason !== "binary" && file.skipReason !== "non_utf8";
   let text: string | null = null;
-  if (textual) {
+  if (textual && read !== null) {
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     } catch {

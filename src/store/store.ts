@@ -15,7 +15,7 @@ import type { FileTerms } from "../indexer/terms.js";
 
 /**
  * The one storage contract. Queries and the indexer speak only to this interface; `sqlite/` (embedded default)
- * implements it today and a shared PostgreSQL store will implement the same contract.
+ * and `postgres/` (a shared server) implement it, and test/store-contract.test.ts holds both to it.
  */
 
 export type IndexStatus = "building" | "ready" | "failed" | "superseded";

@@ -23,14 +23,15 @@ export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<Ind
   return (await updateIndex(options)) ?? buildIndex(options);
 }
 
-export function printIndexResult(r: IndexResult, storePath: string, json: boolean, out: NodeJS.WritableStream): void {
+/** `store` is the store's printable location (Setup.storeLabel: a PostgreSQL URL without its password). */
+export function printIndexResult(r: IndexResult, store: string, json: boolean, out: NodeJS.WritableStream): void {
   const summary = {
     repoId: r.repo.repoId,
     baseCommit: r.repo.baseCommit,
     dirty: r.repo.dirty,
     indexVersion: r.indexVersion,
     walk: r.walkSource,
-    store: storePath,
+    store,
     ...r.stats,
   };
   if (json) {
@@ -41,6 +42,6 @@ export function printIndexResult(r: IndexResult, storePath: string, json: boolea
     `indexed ${r.stats.indexedFiles}/${r.stats.files} files (${r.stats.skippedFiles} skipped) of ${r.repo.repoId}` +
       ` at ${r.repo.baseCommit?.slice(0, 12) ?? "(no commit)"}${r.repo.dirty ? " +dirty" : ""} in ${(r.stats.durationMs / 1000).toFixed(1)} s\n` +
       `symbols extracted for ${r.stats.extractedFiles ?? 0} files, reused for ${r.stats.reusedFiles ?? 0} unchanged files\n` +
-      `index ${r.indexVersion} -> ${storePath}\n`,
+      `index ${r.indexVersion} -> ${store}\n`,
   );
 }

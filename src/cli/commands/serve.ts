@@ -1,15 +1,60 @@
-import { dirname } from "node:path";
+import { statSync } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { resolveHttpSettings } from "../../config/http.js";
+import { ConfigError, loadOperatorConfig, resolveRoot } from "../../config/resolve.js";
+import type { OperatorConfig } from "../../config/schema.js";
+import { overlayProvider } from "../../indexer/overlay.js";
+import { createAuditSink, type AuditSink } from "../../mcp/audit.js";
+import { repoSet, type ServerDeps } from "../../mcp/deps.js";
 import { createServer } from "../../mcp/server.js";
+import { startHttpServer } from "../../mcp/transports/http.js";
 import { EXTRACTOR_VERSION } from "../../indexer/pipeline.js";
-import { serverDeps, servedRepoId, type Setup } from "../setup.js";
-import { watchRepository } from "../watch.js";
+import type { IndexRow } from "../../store/store.js";
+import { auditFile, cachedHeadReader, serverDeps, servedRepoId, type Setup } from "../setup.js";
+import { watchRepository, type RepositoryWatcher } from "../watch.js";
 import { runIndex } from "./index-cmd.js";
+
+export const DEFAULT_HTTP_HOST = "127.0.0.1";
+export const DEFAULT_HTTP_PORT = 8808;
 
 export interface ServeOptions {
   reindex?: boolean;
   quiet?: boolean;
   watch?: boolean;
+}
+
+export interface ServeHttpOptions extends ServeOptions {
+  /** Work trees named with --repo (none: every ready index in the store, or the current directory). */
+  repos: string[];
+  host: string;
+  port: number;
+  /** The --policy file, re-checked against every served root. */
+  policyPath?: string;
+}
+
+/** Indexes first when the store has no ready index for the setup's root (or with --reindex, or an older extractor). */
+async function ensureIndexed(s: Setup, opts: ServeOptions): Promise<string | undefined> {
+  const existing = await servedRepoId(s);
+  const ready = existing ? await s.store.getReadyIndex(existing) : null;
+  const outdated = ready !== null && ready.extractorVersion !== EXTRACTOR_VERSION;
+  if (!opts.reindex && ready && !outdated) return ready.repoId;
+  const why = !ready ? "no ready index for this repository; indexing first" : outdated ? "the index was built by an older extractor; reindexing" : "reindexing before serving";
+  s.logger.log("info", why, { root: s.root });
+  const result = await runIndex(s, { quiet: opts.quiet ?? false });
+  s.logger.log("info", "index ready", { repoId: result.repo.repoId, indexVersion: result.indexVersion, files: result.stats.files });
+  return result.repo.repoId;
+}
+
+function watchIndexed(s: Setup): RepositoryWatcher {
+  return watchRepository(s.root, {
+    logger: s.logger,
+    // The store folder (its file and audit copy) may lie inside the work tree: its writes are not changes.
+    ignore: s.storeDir ? [s.storeDir] : [],
+    rebuild: async () => {
+      const result = await runIndex(s, { quiet: true });
+      s.logger.log("info", "reindexed after a change", { repoId: result.repo.repoId, indexVersion: result.indexVersion, files: result.stats.files, ms: result.stats.durationMs });
+    },
+  });
 }
 
 /**
@@ -18,28 +63,11 @@ export interface ServeOptions {
  * Progress and logs go to stderr, stdout carries only JSON-RPC.
  */
 export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
-  const existing = await servedRepoId(s);
-  const ready = existing ? await s.store.getReadyIndex(existing) : null;
-  const outdated = ready !== null && ready.extractorVersion !== EXTRACTOR_VERSION;
-  if (opts.reindex || !existing || outdated) {
-    const why = !existing ? "no ready index for this repository; indexing first" : outdated ? "the index was built by an older extractor; reindexing" : "reindexing before serving";
-    s.logger.log("info", why);
-    const result = await runIndex(s, { quiet: opts.quiet ?? false });
-    s.logger.log("info", "index ready", { repoId: result.repo.repoId, indexVersion: result.indexVersion, files: result.stats.files });
-  }
+  await ensureIndexed(s, opts);
   const server = createServer(await serverDeps(s));
   const transport = new StdioServerTransport();
   await server.connect(transport);
-  const watcher = opts.watch
-    ? watchRepository(s.root, {
-        logger: s.logger,
-        ignore: [dirname(s.storePath)],
-        rebuild: async () => {
-          const result = await runIndex(s, { quiet: true });
-          s.logger.log("info", "reindexed after a change", { indexVersion: result.indexVersion, files: result.stats.files, ms: result.stats.durationMs });
-        },
-      })
-    : null;
+  const watcher = opts.watch ? watchIndexed(s) : null;
   await new Promise<void>((resolve) => {
     const done = (): void => resolve();
     process.stdin.once("end", done);
@@ -47,5 +75,110 @@ export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
     server.onclose = done;
   });
   watcher?.close();
+  await server.close();
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+interface Target {
+  setup: Setup;
+  repoId: string;
+  /** The work tree is on this machine (else the store was filled by an indexer elsewhere). */
+  local: boolean;
+}
+
+/**
+ * The repositories `serve --http` serves: each --repo (indexed first when needed); without --repo, every ready index
+ * in the store (only --repo-id's, when given), the current directory's indexed first when the store has none.
+ */
+async function httpTargets(s: Setup, opts: ServeHttpOptions, roots: string[] | null, ready: IndexRow[]): Promise<Target[]> {
+  if (roots) {
+    const targets: Target[] = [];
+    for (const root of roots) {
+      const setup = { ...s, root };
+      targets.push({ setup, repoId: (await ensureIndexed(setup, opts))!, local: true });
+    }
+    return targets;
+  }
+  if (ready.length === 0) return [{ setup: s, repoId: (await ensureIndexed(s, opts))!, local: true }];
+  const targets: Target[] = [];
+  for (const index of ready) {
+    const setup = { ...s, root: index.rootPath };
+    const local = isDirectory(index.rootPath);
+    const repoId = local && index.rootPath === s.root ? ((await ensureIndexed(setup, opts)) ?? index.repoId) : index.repoId;
+    targets.push({ setup, repoId, local });
+  }
+  return targets;
+}
+
+/** The operator config the MCP layer sees: everything but the HTTP tokens, which only the transport needs. */
+function withoutHttpSecrets(operator: OperatorConfig): OperatorConfig {
+  return { ...operator, http: { ...operator.http, tokens: [] } };
+}
+
+function repoDeps(t: Target, operator: OperatorConfig, audit: AuditSink): ServerDeps {
+  const s = t.setup;
+  return {
+    store: s.store,
+    root: s.root,
+    repoId: t.repoId,
+    policy: operator.repoContext,
+    operator: withoutHttpSecrets(operator),
+    logger: s.logger,
+    audit,
+    ...(t.local
+      ? { readHead: cachedHeadReader(s.root), overlay: overlayProvider(s.root, s.store, operator.repoContext.maxIndexedFileBytes) }
+      : { readHead: async () => null, workTree: false }),
+  };
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals): void => {
+      process.off("SIGINT", on);
+      process.off("SIGTERM", on);
+      resolve(signal);
+    };
+    process.on("SIGINT", on);
+    process.on("SIGTERM", on);
+  });
+}
+
+/**
+ * Serves one or several repositories over MCP Streamable HTTP until SIGINT or SIGTERM, then closes sessions and
+ * connections. Logs (JSON lines) go to stderr; the `listening` line carries the URL with the port actually bound.
+ */
+export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise<void> {
+  if (opts.repos.length > 1 && base.repoIdOverride) throw new ConfigError("--repo-id names one repository; with several --repo, each is served under its own id");
+  const roots = opts.repos.length > 0 ? await Promise.all(opts.repos.map((r) => resolveRoot(r))) : null;
+  const ready = roots ? [] : (await base.store.listReadyIndexes()).filter((i) => !base.repoIdOverride || i.repoId === base.repoIdOverride);
+  // The policy must lie outside every work tree served from this machine (and is read before any is indexed); the
+  // current directory counts only when it is the one served.
+  const local = roots ?? (ready.length === 0 ? [base.root] : ready.map((i) => i.rootPath).filter(isDirectory));
+  const operator = await loadOperatorConfig(opts.policyPath, local);
+  const s: Setup = { ...base, operator, policy: operator.repoContext };
+  // Settings first: a host that needs tokens and has none fails before anything is indexed.
+  const settings = resolveHttpSettings(operator.http, { host: opts.host, port: opts.port });
+  const targets = await httpTargets(s, opts, roots, ready);
+  const jsonlFile = auditFile(s.storePath);
+  const audit = createAuditSink({ store: s.store, ...(jsonlFile ? { jsonlFile } : {}), preview: operator.repoContext.auditPreview, logger: s.logger });
+  for (const t of targets.filter((x) => !x.local)) {
+    s.logger.log("warn", "work tree not on this machine: serving from the index alone, without freshness checks against the files or file slices", { repoId: t.repoId });
+  }
+  const deps = targets.map((t) => repoDeps(t, operator, audit));
+  const ids = deps.map((d) => d.repoId);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice) throw new ConfigError(`two --repo work trees have the same repository id ${twice}; give each its own --store`);
+  const server = await startHttpServer({ served: deps.length === 1 ? deps[0]! : repoSet(deps), settings, logger: s.logger });
+  const watchers = opts.watch ? targets.filter((t) => t.local).map((t) => watchIndexed({ ...t.setup, ...(targets.length > 1 ? { repoIdOverride: t.repoId } : {}) })) : [];
+  const signal = await untilSignal();
+  s.logger.log("info", "shutting down", { signal });
+  for (const w of watchers) w.close();
   await server.close();
 }

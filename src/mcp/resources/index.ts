@@ -118,7 +118,7 @@ export const docResourceTemplate = {
       const { docId } = args as { docId: string };
       const doc = await ctx.store.getDoc(ctx.index.id, docId);
       if (!doc) throw new QueryError("not_found", "no document with that docId; repo://map lists key documents and search_code finds the others");
-      const slice = await getFileSlice(ctx, deps.root, { path: doc.path, startLine: 1, endLine: ctx.policy.maxFileSliceLines, includeLineNumbers: false });
+      const slice = await getFileSlice(ctx, deps.workTree === false ? null : deps.root, { path: doc.path, startLine: 1, endLine: ctx.policy.maxFileSliceLines, includeLineNumbers: false });
       return {
         data: { doc, content: slice.items[0] ?? null },
         evidence: slice.evidence,

@@ -24,5 +24,5 @@ export const getFileSliceTool = defineTool({
     "redactions and a truncation flag. Paths are confined to the repository; secret-suspect files are refused by policy.",
   inputSchema: getFileSliceSchema,
   annotations: { title: "Read file slice", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, ctx, deps) => toToolOutput(await getFileSlice(ctx, deps.root, args), "slice", true),
+  handler: async (args, ctx, deps) => toToolOutput(await getFileSlice(ctx, deps.workTree === false ? null : deps.root, args), "slice", true),
 });

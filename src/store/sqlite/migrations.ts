@@ -236,13 +236,8 @@ export function createBuildTablesSql(seq: number): string {
   `;
 }
 
-/**
- * Symbol and reference ids are `file id × ROW_ID_STRIDE + position in the file`: a file's rows are one id range
- * (read or copied through the primary key, no extra index), a reference names its enclosing symbol by id, and a
- * later build copies an unchanged file's rows by shifting ids to the new file id. A file has far fewer than
- * 2^20 symbols or references (files over the parse limit are not parsed).
- */
-export const ROW_ID_STRIDE = 1 << 20;
+/** Symbol and reference ids: see ROW_ID_STRIDE. */
+export { ROW_ID_STRIDE } from "../row-rules.js";
 
 /**
  * Lookup indexes, created once a build's rows are all written (bulk loading without them is much faster). One

@@ -51,7 +51,4 @@ export function toFileRow(r: FileDbRow): FileRow {
   };
 }
 
-/** The smallest string greater than every string starting with `prefix` (for range scans on a prefix). */
-export function prefixUpperBound(prefix: string): string {
-  return prefix + "\u{10FFFF}";
-}
+export { prefixUpperBound } from "../row-rules.js";

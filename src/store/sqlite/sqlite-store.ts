@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { hostname } from "node:os";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type {
@@ -35,13 +34,13 @@ import type { SemanticMeta, StoredSemantic } from "../../indexer/semantic/meta.j
 import { MIGRATIONS, ROW_ID_STRIDE, buildTables, createBuildIndexesSql, createBuildTablesSql, dropBuildTablesSql } from "./migrations.js";
 import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
 import { copyExtraction, findReferences, findSymbols, insertExtraction, symbolSummary } from "./symbol-queries.js";
-import { deleteTerms, documentFrequency, fileEdges, hasTermTables, insertTerms, termPostings } from "./term-queries.js";
-import { DenseScores, loadTermSizes, type TermSizes } from "./term-scores.js";
+import { deleteTerms, documentFrequency, fileEdges, hasTermTables, insertTerms, loadTermSizes, termPostings } from "./term-queries.js";
+import { DenseScores, topRanked, type TermSizes } from "../term-scores.js";
 import { SEMANTIC_TABLES, fileVectors, getSemantic, putFileVectors, putSemantic } from "./semantic-queries.js";
 import { normalizeRankTerms } from "../bm25f.js";
 import { QueryError } from "../../query/errors.js";
+import { EMPTY_GRAPH, EMPTY_OWNERSHIP, builderIdentity, isAbandoned, skipCounts } from "../row-rules.js";
 
-const SKIP_EXAMPLES = 5;
 const BUSY_TIMEOUT_MS = 5000;
 /** Text written per build transaction before it commits. */
 const COMMIT_BYTES = 64 * 1024 * 1024;
@@ -65,8 +64,6 @@ interface IndexDbRow {
 
 /** Tables holding what the knowledge stage learned, one set of rows per index build. */
 const KNOWLEDGE_TABLES = ["repo_module", "repo_doc", "repo_ownership_rule", "repo_knowledge", "repo_instruction"] as const;
-const EMPTY_GRAPH: Omit<BuildGraph, "modules"> = { buildSystems: [], edges: [], rootTestCommand: null, entrypoints: [], warnings: [] };
-const EMPTY_OWNERSHIP: Omit<OwnershipFile, "rules"> = { path: null, shadowed: [], warnings: [] };
 
 function toIndexRow(r: IndexDbRow): IndexRow {
   return {
@@ -104,22 +101,6 @@ export function trigramMatchExpression(fragments: string[]): string | null {
   }
   if (grams.size === 0) return null;
   return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
-}
-
-/** A build whose builder ran on this host in a process that no longer exists. */
-function isAbandoned(builder: string | null): boolean {
-  if (builder === null) return false;
-  const at = builder.lastIndexOf(":");
-  const host = builder.slice(0, at);
-  const pid = Number(builder.slice(at + 1));
-  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as { code?: string }).code === "ESRCH";
-  }
 }
 
 /** Embedded store: one SQLite file in WAL mode, a trigram FTS5 table per index build. */
@@ -215,7 +196,7 @@ export class SqliteStore implements Store {
           meta.dirty ? 1 : 0,
           meta.extractorVersion,
           new Date().toISOString(),
-          `${hostname()}:${process.pid}`,
+          builderIdentity(),
         );
       this.db.exec(createBuildTablesSql(Number(info.lastInsertRowid)));
     })();
@@ -485,13 +466,6 @@ export class SqliteStore implements Store {
          ORDER BY skip_reason, path`,
       )
       .all(indexId) as { reason: SkipReason; path: string }[];
-    const skipped = new Map<SkipReason, { reason: SkipReason; files: number; examples: string[] }>();
-    for (const r of skipRows) {
-      const entry = skipped.get(r.reason) ?? { reason: r.reason, files: 0, examples: [] };
-      entry.files += 1;
-      if (entry.examples.length < SKIP_EXAMPLES) entry.examples.push(r.path);
-      skipped.set(r.reason, entry);
-    }
     const topLevel = this.db
       .prepare(
         `SELECT CASE WHEN instr(path, '/') > 0 THEN substr(path, 1, instr(path, '/')) ELSE path END AS name,
@@ -508,7 +482,7 @@ export class SqliteStore implements Store {
       secretSuspect: totals.secret ?? 0,
       binary: totals.binary ?? 0,
       languages,
-      skipped: [...skipped.values()],
+      skipped: skipCounts(skipRows),
       topLevel,
     };
   }
@@ -669,17 +643,7 @@ export class SqliteStore implements Store {
     const scores = new DenseScores(sizes, query.weights, terms.length);
     terms.forEach((t, i) => scores.addTerm(i, t.weight, postingsOf(t.term)));
     const slim = this.slimFiles(indexId);
-    const eligible = scores.touched.filter((j) => {
-      const f = slim.get(j + sizes.base);
-      return f !== undefined && (!f.isSecretSuspect || query.includeSecretSuspect) && (!query.pathPrefix || f.path.startsWith(query.pathPrefix));
-    });
-    // Only files scoring at least the limit-th best score become results (a numeric sort of the scores alone).
-    const sorted = Float64Array.from(eligible, (j) => scores.scores[j]!).sort();
-    const threshold = sorted.length > query.limit ? sorted[sorted.length - query.limit]! : Number.NEGATIVE_INFINITY;
-    const top = eligible
-      .filter((j) => scores.scores[j]! >= threshold)
-      .map((j): RankedFile => ({ path: slim.get(j + sizes.base)!.path, fileId: j + sizes.base, score: scores.scores[j]!, matched: scores.matched(j).map((i) => terms[i]!.term) }));
-    return top.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, query.limit);
+    return topRanked(scores, sizes.base, terms, query, (id) => slim.get(id));
   }
 
   async termStats(indexId: string, terms: string[]): Promise<TermStats> {

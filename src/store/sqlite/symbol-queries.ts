@@ -3,6 +3,7 @@ import type { Confidence, Extraction, Extractor, ReferenceKind, SymbolKind } fro
 import type { ReferenceQuery, ReferenceRow, SymbolQuery, SymbolRow } from "../store.js";
 import { ROW_ID_STRIDE, type BuildTables } from "./migrations.js";
 import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
+import { extractionConfidence } from "../row-rules.js";
 
 /** Prepared inserts for one build's symbol and reference tables; call inside the caller's transaction. */
 export function insertExtraction(db: Database.Database, t: BuildTables): (fileId: number, e: Extraction) => void {
@@ -45,10 +46,8 @@ export function copyExtraction(db: Database.Database, from: BuildTables, to: Bui
   return (oldFileId, newFileId) => sym.run({ old: oldFileId, new: newFileId }).changes + ref.run({ old: oldFileId, new: newFileId }).changes;
 }
 
-/** Confidence of what a file's extraction produced: exact parse, parse with errors, or lexical. */
 function confidenceOf(file: FileDbRow): Confidence {
-  if (file.symbol_extractor !== "tree-sitter") return "low";
-  return file.symbol_status === "ok" ? "high" : "medium";
+  return extractionConfidence(file.symbol_extractor, file.symbol_status);
 }
 
 interface SymbolDbRow extends FileDbRow {
@@ -120,7 +119,7 @@ export function findSymbols(db: Database.Database, t: BuildTables, indexId: stri
     params.push((r.lo ?? 0) * ROW_ID_STRIDE, r.hi === null ? -1 : (r.hi + 1) * ROW_ID_STRIDE - 1);
   }
   const from = byName ? `${t.symbols} s JOIN repo_file f ON f.id = s.file_id` : `${t.symbols} s CROSS JOIN repo_file f ON f.id = s.file_id`;
-  const order = byName ? "f.path, s.start_line" : "s.id";
+  const order = byName ? "f.path, s.start_line, s.id" : "s.id";
   const rows = db
     .prepare(
       `SELECT ${FILE_COLUMNS}, s.name AS s_name, s.kind AS s_kind, s.qualified_name AS s_qualified_name, s.container AS s_container,

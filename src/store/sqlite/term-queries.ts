@@ -3,6 +3,8 @@ import type { FileTerms } from "../../indexer/terms.js";
 import { termCount } from "../../indexer/terms.js";
 import { FIELD_BIT, RANK_FIELDS } from "../bm25f.js";
 import type { FileEdge } from "../store.js";
+import { MAX_NAME_DEFINITIONS, MAX_NAME_REFERENCES, assembleEdges } from "../file-edges.js";
+import { termSizesFromRows, type TermSizeRow, type TermSizes } from "../term-scores.js";
 import { ROW_ID_STRIDE, createTermSizesTableSql, createTermsTableSql, type BuildTables } from "./migrations.js";
 
 /** The ranking tables of one build (or of an in-memory overlay index). */
@@ -53,66 +55,28 @@ export function documentFrequency(db: Database.Database, t: TermTables): (term: 
 }
 
 /**
- * A name defined in more files than this does not say which one a reference means (`init`, `probe`, `get` on a
- * large repository): it makes no edges.
- */
-export const MAX_NAME_DEFINITIONS = 8;
-/** References to one name read at most, for edges into a file (a popular function is called from everywhere). */
-export const MAX_NAME_REFERENCES = 2000;
-/** An edge's weight stops growing here: ten calls into a file say as much as a hundred. */
-export const MAX_EDGE_WEIGHT = 10;
-
-/**
- * Edges out of and into the given files, merged, heaviest first, at most `limit`. Out: the file's reference names,
- * each looked up among definitions (at most MAX_NAME_DEFINITIONS + 1 read per name). In: the file's defined names,
- * each looked up among references (at most MAX_NAME_REFERENCES read per name). Work grows with the given files'
- * own names, never with the repository.
+ * Edges out of and into the given files (see assembleEdges). The name indexes hold the row id, and a row's file is
+ * its id / ROW_ID_STRIDE, so these lookups never read the tables' rows.
  */
 export function fileEdges(db: Database.Database, t: BuildTables, fileIds: number[], limit: number): FileEdge[] {
   const refNames = db.prepare(`SELECT name, COUNT(*) AS n FROM ${t.references} WHERE id BETWEEN ? AND ? GROUP BY name`);
   const defNames = db.prepare(`SELECT DISTINCT name FROM ${t.symbols} WHERE id BETWEEN ? AND ?`).pluck();
-  // A row's file is its id / ROW_ID_STRIDE: the name indexes hold the id, so these never read the tables' rows.
   const definers = db.prepare(`SELECT DISTINCT id / ${ROW_ID_STRIDE} FROM ${t.symbols} WHERE name = ? COLLATE NOCASE AND name = ? LIMIT ?`).pluck();
   const referrers = db.prepare(
-    `SELECT file_id, COUNT(*) AS n FROM (SELECT id / ${ROW_ID_STRIDE} AS file_id FROM ${t.references} WHERE name = ? LIMIT ?) GROUP BY file_id`,
+    `SELECT file_id AS fileId, COUNT(*) AS n FROM (SELECT id / ${ROW_ID_STRIDE} AS file_id FROM ${t.references} WHERE name = ? LIMIT ?) GROUP BY file_id`,
   );
-  const definedIn = memoize((name: string) => {
-    const files = definers.all(name, name, MAX_NAME_DEFINITIONS + 1) as number[];
-    return files.length > MAX_NAME_DEFINITIONS ? [] : files;
+  const range = (file: number) => [file * ROW_ID_STRIDE, (file + 1) * ROW_ID_STRIDE - 1];
+  return assembleEdges(fileIds, limit, {
+    referencedNames: (file) => refNames.all(...range(file)) as { name: string; n: number }[],
+    definedNames: (file) => defNames.all(...range(file)) as string[],
+    definers: (name) => definers.all(name, name, MAX_NAME_DEFINITIONS + 1) as number[],
+    referrers: (name) => referrers.all(name, MAX_NAME_REFERENCES) as { fileId: number; n: number }[],
   });
-  const edges = new Map<string, FileEdge>();
-  const add = (from: number, to: number, n: number) => {
-    if (from === to) return;
-    const key = `${from}>${to}`;
-    const e = edges.get(key) ?? { from, to, weight: 0 };
-    e.weight = Math.min(MAX_EDGE_WEIGHT, e.weight + n);
-    edges.set(key, e);
-  };
-  const given = new Set(fileIds);
-  for (const file of given) {
-    const [lo, hi] = [file * ROW_ID_STRIDE, (file + 1) * ROW_ID_STRIDE - 1];
-    for (const r of refNames.all(lo, hi) as { name: string; n: number }[]) {
-      for (const to of definedIn(r.name)) add(file, to, r.n);
-    }
-    for (const name of defNames.all(lo, hi) as string[]) {
-      if (definedIn(name).length === 0) continue;
-      // References from given files were counted by their own outgoing pass.
-      for (const r of referrers.all(name, MAX_NAME_REFERENCES) as { file_id: number; n: number }[]) if (!given.has(r.file_id)) add(r.file_id, file, r.n);
-    }
-  }
-  return [...edges.values()].sort((a, b) => b.weight - a.weight || a.from - b.from || a.to - b.to).slice(0, limit);
 }
 
-function memoize<T>(f: (key: string) => T): (key: string) => T {
-  const cache = new Map<string, T>();
-  return (key) => {
-    let v = cache.get(key);
-    if (v === undefined) {
-      v = f(key);
-      cache.set(key, v);
-    }
-    return v;
-  };
+/** Every file's field lengths, in file id order, turned into BM25F normalizers. */
+export function loadTermSizes(db: Database.Database, t: TermTables): TermSizes {
+  return termSizesFromRows(db.prepare(`SELECT file_id, path, symbols, body FROM ${t.termSizes} ORDER BY file_id`).raw().all() as TermSizeRow[]);
 }
 
 /**

@@ -1,12 +1,11 @@
-import type Database from "better-sqlite3";
-import { FIELD_BIT, RANK_FIELDS, fieldNorm, inverseDocumentFrequency, saturate, type CorpusStats, type RankField } from "../bm25f.js";
-import type { FieldValues } from "../store.js";
-import type { TermTables } from "./term-queries.js";
+import { FIELD_BIT, RANK_FIELDS, fieldNorm, inverseDocumentFrequency, saturate, type CorpusStats, type RankField } from "./bm25f.js";
+import type { FieldValues, RankQuery, RankedFile } from "./store.js";
 
 /**
- * BM25F over a whole index in dense arrays. A query term in common words matches tens of thousands of files on a
- * large repository; per-file maps and objects made scoring an issue-length query on the Linux kernel take ~300 ms,
- * while these arrays, indexed by file id − `base`, keep it to the index lookups.
+ * BM25F over a whole index in dense arrays, shared by the stores (each reads postings and field lengths its own
+ * way). A query term in common words matches tens of thousands of files on a large repository; per-file maps and
+ * objects made scoring an issue-length query on the Linux kernel take ~300 ms, while these arrays, indexed by
+ * file id − `base`, keep it to the index lookups.
  */
 
 /** Every file's BM25F field normalizers (see fieldNorm), precomputed: they do not depend on the query. */
@@ -19,8 +18,11 @@ export interface TermSizes {
   has: Uint8Array;
 }
 
-export function loadTermSizes(db: Database.Database, t: TermTables): TermSizes {
-  const rows = db.prepare(`SELECT file_id, path, symbols, body FROM ${t.termSizes} ORDER BY file_id`).raw().all() as [number, number, number, number][];
+/** One file's term count per field: [file id, path, symbols, body]. */
+export type TermSizeRow = readonly [fileId: number, path: number, symbols: number, body: number];
+
+/** The normalizers of an index's files, from every file's field lengths in file id order. */
+export function termSizesFromRows(rows: readonly TermSizeRow[]): TermSizes {
   const sum: FieldValues = { path: 0, symbols: 0, body: 0 };
   for (const [, path, symbols, body] of rows) {
     sum.path += path;
@@ -108,4 +110,35 @@ export class DenseScores {
     }
     return out;
   }
+}
+
+/** What rankFiles needs to know of a file to keep it and name it (the store's slim row). */
+export interface RankableFile {
+  path: string;
+  isSecretSuspect: boolean;
+}
+
+/**
+ * The best `query.limit` files of the scored ones, best first (ties by path): files the policy or the path prefix
+ * leave out are dropped after scoring (statistics are the whole index's), and only files scoring at least the
+ * limit-th best score are built into results.
+ */
+export function topRanked(
+  scores: DenseScores,
+  base: number,
+  terms: readonly { term: string }[],
+  query: Pick<RankQuery, "limit" | "pathPrefix" | "includeSecretSuspect">,
+  fileOf: (fileId: number) => RankableFile | undefined,
+): RankedFile[] {
+  const eligible = scores.touched.filter((j) => {
+    const f = fileOf(j + base);
+    return f !== undefined && (!f.isSecretSuspect || query.includeSecretSuspect) && (!query.pathPrefix || f.path.startsWith(query.pathPrefix));
+  });
+  // A numeric sort of the scores alone finds the threshold.
+  const sorted = Float64Array.from(eligible, (j) => scores.scores[j]!).sort();
+  const threshold = sorted.length > query.limit ? sorted[sorted.length - query.limit]! : Number.NEGATIVE_INFINITY;
+  const top = eligible
+    .filter((j) => scores.scores[j]! >= threshold)
+    .map((j): RankedFile => ({ path: fileOf(j + base)!.path, fileId: j + base, score: scores.scores[j]!, matched: scores.matched(j).map((i) => terms[i]!.term) }));
+  return top.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, query.limit);
 }
