@@ -16,7 +16,7 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { CLI_PATH, REPO_ROOT } from "./dist.js";
 import { closeClient, connectClient, describeError, PhaseStats, probeVariants, runClient, type LoadClient, type Window } from "./load-client.js";
-import { dropSchema, freshSchemaUrl, maskUrl, pgConnections, pgServer, type PgServer } from "./load-pg.js";
+import { assertLoopbackPg, dropSchema, freshSchemaUrl, maskUrl, pgConnections, pgServer, type PgServer } from "./load-pg.js";
 import { storeReport, summaryMarkdown, totalErrors, type StoreKind, type StoreRun } from "./load-report.js";
 import { ServerProcess } from "./load-server.js";
 import { deriveWorkload, picker, seededRandom, type Workload } from "./load-workload.js";
@@ -78,10 +78,13 @@ function say(message: string): void {
   process.stderr.write(`bench:load: ${message}\n`);
 }
 
+/** A bad option: reported as its message alone. */
+class UsageError extends Error {}
+
 function positiveInt(name: string, v: string | undefined, dflt: number, min = 1): number {
   if (v === undefined) return dflt;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${v}`);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${v}`);
   return n;
 }
 
@@ -112,17 +115,25 @@ function parseOptions(argv: string[]): Options {
     process.exit(0);
   }
   const store = values.store ?? "both";
-  if (!["sqlite", "postgres", "both"].includes(store)) throw new Error(`--store must be sqlite, postgres or both, got ${store}`);
+  if (!["sqlite", "postgres", "both"].includes(store)) throw new UsageError(`--store must be sqlite, postgres or both, got ${store}`);
   const host = values.host ?? "127.0.0.1";
   // Loopback only: the load never leaves this machine.
-  if (host !== "127.0.0.1" && host !== "::1") throw new Error(`--host must be a loopback address (127.0.0.1 or ::1), got ${host}`);
+  if (host !== "127.0.0.1" && host !== "::1") throw new UsageError(`--host must be a loopback address (127.0.0.1 or ::1), got ${host}`);
+  const pgUrl = values["pg-url"] ?? (process.env.REPOCTX_BENCH_PG?.trim() || undefined);
+  if (pgUrl !== undefined) {
+    try {
+      assertLoopbackPg(pgUrl);
+    } catch (err) {
+      throw new UsageError(err instanceof Error ? err.message : String(err));
+    }
+  }
   return {
     stores: store === "both" ? ["sqlite", "postgres"] : [store as StoreKind],
     clients: positiveInt("clients", values.clients, 200),
     durationS: positiveInt("duration", values.duration, 60),
     warmupS: positiveInt("warmup", values.warmup, 5, 0),
     repo: values.repo ? resolve(values.repo) : null,
-    pgUrl: values["pg-url"] ?? (process.env.REPOCTX_BENCH_PG?.trim() || undefined),
+    pgUrl,
     host,
     wave: positiveInt("wave", values.wave, 20),
     callTimeoutMs: positiveInt("call-timeout", values["call-timeout"], 20) * MS_PER_S,
@@ -440,7 +451,7 @@ main().then((code) => {
   cleanupSync();
   process.exit(code);
 }).catch((err: unknown) => {
-  say(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  say(`failed: ${err instanceof UsageError ? `${err.message} (--help lists the options)` : err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   cleanupSync();
   process.exit(2);
 });

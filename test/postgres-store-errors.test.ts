@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { after, describe, test } from "node:test";
-import pg from "pg";
+import { describe, test } from "node:test";
 import { QueryError } from "../src/query/errors.js";
 import { openStore } from "../src/store/open.js";
 import type { Store } from "../src/store/store.js";
 import { META, STATS, textRow } from "./helpers/contract-data.js";
-import { dropPgSchema, freshPgStoreUrl, pgSkip } from "./helpers/pg.js";
+import { pgSkip } from "./helpers/pg.js";
+import { adminClient, suiteSchemas } from "./helpers/pg-schemas.js";
 
 /**
  * What only the PostgreSQL store has to get right: a server that is down or was migrated by a newer repoctx, a
@@ -25,16 +25,6 @@ function refusedWith(category: string): (e: unknown) => boolean {
   };
 }
 
-/** The schema a store URL names and a client on its database. */
-async function adminClient(url: string): Promise<{ client: pg.Client; schema: string }> {
-  const u = new URL(url);
-  const schema = u.searchParams.get("schema")!;
-  u.searchParams.delete("schema");
-  const client = new pg.Client({ connectionString: u.toString() });
-  await client.connect();
-  return { client, schema };
-}
-
 describe("PostgreSQL store: a server that cannot be reached", () => {
   test("connection refused: index_unavailable, and the password is nowhere in the error", async () => {
     // Port 1 on the loopback address: nothing listens there, the connection is refused at once.
@@ -44,15 +34,7 @@ describe("PostgreSQL store: a server that cannot be reached", () => {
 });
 
 describe("PostgreSQL store: schemas and concurrent instances", { skip: pgSkip() }, () => {
-  const urls: string[] = [];
-  const fresh = (): string => {
-    const url = freshPgStoreUrl();
-    urls.push(url);
-    return url;
-  };
-  after(async () => {
-    for (const url of urls) await dropPgSchema(url);
-  });
+  const { fresh } = suiteSchemas();
 
   test("the description names the server and schema, never the password", async () => {
     const url = new URL(fresh());

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import pg from "pg";
 import { QueryError } from "../src/query/errors.js";
 import { PostgresStore } from "../src/store/postgres/postgres-store.js";
@@ -9,24 +9,14 @@ import { MIGRATIONS } from "../src/store/postgres/migrations.js";
 import { likePattern } from "../src/store/postgres/content-queries.js";
 import { parseStoreUrl } from "../src/store/postgres/connection.js";
 import { META, STATS, textRow } from "./helpers/contract-data.js";
-import { dropPgSchema, freshPgStoreUrl, pgSkip, pgTestUrl } from "./helpers/pg.js";
+import { pgSkip, pgTestUrl } from "./helpers/pg.js";
+import { adminClient, suiteSchemas } from "./helpers/pg-schemas.js";
 
 /**
  * The PostgreSQL store's own internals: its migration table, its per-build tables and indexes, text PostgreSQL
  * cannot hold, lost connections. What every store must do is store-contract.test.ts; connection failures and
  * concurrent opens are postgres-store-errors.test.ts.
  */
-
-/** A client on the test database, with the schema a store URL names. */
-async function admin(url: string): Promise<{ client: pg.Client; schema: string }> {
-  const u = new URL(url);
-  const schema = u.searchParams.get("schema") ?? "public";
-  u.searchParams.delete("schema");
-  u.searchParams.delete("application_name");
-  const client = new pg.Client({ connectionString: u.toString() });
-  await client.connect();
-  return { client, schema };
-}
 
 async function tablesOf(client: pg.Client, schema: string): Promise<string[]> {
   return (await client.query<{ t: string }>("SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [schema])).rows.map((r) => r.t);
@@ -58,21 +48,13 @@ describe("store URL", () => {
 });
 
 describe("PostgreSQL store internals", { skip: pgSkip() }, () => {
-  const urls: string[] = [];
-  const fresh = (): string => {
-    const url = freshPgStoreUrl();
-    urls.push(url);
-    return url;
-  };
-  after(async () => {
-    for (const url of urls) await dropPgSchema(url);
-  });
+  const { fresh } = suiteSchemas();
 
   test("migrations are versioned, applied once, into the named schema only", async () => {
     const url = fresh();
     const store = await PostgresStore.open(url);
     const again = await PostgresStore.open(url);
-    const { client, schema } = await admin(url);
+    const { client, schema } = await adminClient(url);
     try {
       assert.equal(await store.schemaVersion(), MIGRATIONS.at(-1)!.version);
       const rows = (await client.query<{ version: number }>(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`)).rows;
@@ -93,7 +75,7 @@ describe("PostgreSQL store internals", { skip: pgSkip() }, () => {
     const schema = `T ${randomBytes(3).toString("hex")} "q"`;
     base.searchParams.set("schema", schema);
     const store = await PostgresStore.open(base.toString());
-    const { client } = await admin(base.toString());
+    const { client } = await adminClient(base.toString());
     try {
       const id = await publish(store, [textRow("a.txt", "quoted schema words")]);
       assert.deepEqual((await store.listFiles(id)).map((f) => f.path), ["a.txt"]);
@@ -111,7 +93,7 @@ describe("PostgreSQL store internals", { skip: pgSkip() }, () => {
   test("per-build tables: indexed when published, dropped when superseded or failed", async () => {
     const url = fresh();
     const store = await PostgresStore.open(url);
-    const { client, schema } = await admin(url);
+    const { client, schema } = await adminClient(url);
     const buildTables = async () => (await tablesOf(client, schema)).filter((t) => /^(content|symbol|reference|term|term_size)_\d+$/.test(t));
     try {
       const first = await publish(store, [textRow("a.txt", "alpha")]);
@@ -138,7 +120,7 @@ describe("PostgreSQL store internals", { skip: pgSkip() }, () => {
   test("a build left by a dead process on this host is dropped by the next build; live builders' are kept", async () => {
     const url = fresh();
     const store = await PostgresStore.open(url);
-    const { client, schema } = await admin(url);
+    const { client, schema } = await adminClient(url);
     try {
       const dead = await store.beginIndex(META);
       const live = await store.beginIndex({ ...META, repoId: "acme/live" });
@@ -175,7 +157,7 @@ describe("PostgreSQL store internals", { skip: pgSkip() }, () => {
   test("an index whose ranking tables are gone keeps answering and updating; ranking asks for a rebuild", async () => {
     const url = fresh();
     const store = await PostgresStore.open(url);
-    const { client, schema } = await admin(url);
+    const { client, schema } = await adminClient(url);
     try {
       const id = await publish(store, [textRow("a.txt", "alpha beta")]);
       assert.deepEqual((await store.rankFiles(id, { terms: [{ term: "alpha", weight: 1 }], weights: { path: 1, symbols: 1, body: 1 }, limit: 5 })).map((r) => r.path), ["a.txt"]);
@@ -232,7 +214,7 @@ describe("PostgreSQL store internals", { skip: pgSkip() }, () => {
     const tag = `repoctx_test_${randomBytes(4).toString("hex")}`;
     url.searchParams.set("application_name", tag);
     const store = await PostgresStore.open(url.toString(), { poolSize: 2 });
-    const { client } = await admin(url.toString());
+    const { client } = await adminClient(url.toString());
     try {
       const id = await publish(store, [textRow("a.txt", "alpha")]);
       const killed = await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", [tag]);

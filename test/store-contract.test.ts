@@ -611,6 +611,33 @@ for (const kind of STORE_KINDS) {
       assertSound(store);
     });
 
+    test("after in-place updates, candidates still come in file id order: updated and new files merged among the rest", async () => {
+      const { store } = await stores.fresh();
+      const rows = Array.from({ length: 60 }, (_, i) => textRow(`f${String(i).padStart(2, "0")}.txt`, i % 3 === 0 ? `needle ${i}` : `hay ${i}`));
+      const id = await publish(store, rows);
+      // An edited file keeps its id (now written late), a new file takes the next one, a removed one leaves a gap.
+      await store.applyDelta(id, {
+        ...DELTA_BASE,
+        remove: ["f09.txt"],
+        upsert: [textRow("f10.txt", "needle now"), textRow("f30.txt", "hay now"), textRow("g-new.txt", "needle new")],
+        indexVersion: "idx-2",
+      });
+      await store.applyDelta(id, { ...DELTA_BASE, remove: [], upsert: [textRow("f01.txt", "needle again")], indexVersion: "idx-3" });
+      const expected = ["f00", "f01", "f03", "f06", "f10", "f12", "f15", "f18", "f21", "f24", "f27", "f33", "f36", "f39", "f42", "f45", "f48", "f51", "f54", "f57"]
+        .map((n) => `${n}.txt`)
+        .concat("g-new.txt");
+      assert.deepEqual(await candidates(store, id, { fragments: ["needle"] }), expected);
+      const firstFive: string[] = [];
+      await store.scanCandidates(id, { fragments: ["NEEDLE"] }, (c) => firstFive.push(c.file.path) < 5);
+      assert.deepEqual(firstFive, expected.slice(0, 5), "a visitor that stops early got the first matches by id");
+      const limited = await store.candidateFiles(id, { fragments: ["needle"] }, 3);
+      assert.deepEqual({ paths: limited.files.map((f) => f.path), more: limited.more }, { paths: expected.slice(0, 3), more: true });
+      assert.deepEqual(await candidates(store, id, { fragments: ["needle"], pathPrefix: "f1" }), ["f10.txt", "f12.txt", "f15.txt", "f18.txt"]);
+      const everyFile = rows.map((r) => r.path).filter((p) => p !== "f09.txt").concat("g-new.txt");
+      assert.deepEqual(await candidates(store, id, { fragments: ["ne"] }), everyFile, "a fragment without trigrams filters nothing: callers verify the text");
+      assertSound(store);
+    });
+
     test("dirty paths: from the knowledge, then replaced", async () => {
       const { store } = await stores.fresh();
       const id = await store.beginIndex(META);

@@ -6,6 +6,7 @@ import type { InstructionFile } from "../../src/indexer/knowledge/instructions.j
 import { fileTerms } from "../../src/indexer/terms.js";
 import type { SemanticMeta } from "../../src/indexer/semantic/meta.js";
 import type { AuditRecord, FileInput, FileRow, IndexMeta, IndexStats, SkipReason } from "../../src/store/store.js";
+import { textFile } from "./rows.js";
 
 /** Rows and knowledge the store contract suite writes: what the pipeline would, for files small enough to read. */
 
@@ -17,25 +18,11 @@ export const sha256 = (text: string): string => `sha256:${createHash("sha256").u
 /** An indexed text file with its ranking terms (no symbols), as the inventory and the pipeline write it. */
 export function textRow(path: string, content: string, over: Partial<FileInput> = {}): FileInput {
   return {
-    path,
+    ...textFile(path, content),
     mtimeMs: 1767225600000.25,
-    language: "text",
     sizeBytes: Buffer.byteLength(content),
     lineCount: content.split("\n").length,
     contentHash: sha256(content),
-    isBinary: false,
-    isGenerated: false,
-    isVendored: false,
-    generatedReason: null,
-    isSecretSuspect: false,
-    secretReasons: [],
-    hasInstructionLikeText: false,
-    skipReason: null,
-    skipDetail: null,
-    symbolStatus: null,
-    symbolExtractor: null,
-    symbolDetail: null,
-    content,
     terms: fileTerms(path, content, []),
     ...over,
   };

@@ -1,6 +1,6 @@
 import { prefixUpperBound } from "../row-rules.js";
 import type { CandidateFile, CandidateQuery, ContentCandidate } from "../store.js";
-import { Params, type Queryable } from "./db.js";
+import { Params, type Db, type Queryable } from "./db.js";
 import type { BuildTables } from "./migrations.js";
 import { FILE_COLUMNS, toFileRow, withoutNul, type FileDbRow } from "./rows.js";
 
@@ -29,35 +29,71 @@ export function likePattern(fragment: string): string {
   return `%${out}%`;
 }
 
-/** FROM and WHERE of a candidate query over one build's content joined to its file rows. */
-function candidateSql(t: BuildTables, query: CandidateQuery, p: Params): string {
+/** The WHERE clauses on the content table alone: every fragment of 3+ characters as an ILIKE. */
+function fragmentClauses(query: CandidateQuery, p: Params): string[] {
   const clauses: string[] = [];
   for (const f of new Set(query.fragments)) {
     if ([...f].length >= MIN_FRAGMENT_CHARS) clauses.push(`x.content ILIKE ${p.add(likePattern(f))}`);
   }
+  return clauses;
+}
+
+/** Clauses on the file row: path prefix, extractor, indexed files only. */
+function fileClauses(query: CandidateQuery, p: Params): string[] {
+  const clauses: string[] = [];
   if (query.pathPrefix) clauses.push(`f.path >= ${p.add(query.pathPrefix)} AND f.path < ${p.add(prefixUpperBound(query.pathPrefix))}`);
   if (query.excludeExtractor) clauses.push(`(f.symbol_extractor IS NULL OR f.symbol_extractor <> ${p.add(query.excludeExtractor)})`);
   clauses.push("f.skip_reason IS NULL");
-  return `FROM ${t.content} x JOIN repo_file f ON f.id = x.file_id WHERE ${clauses.join(" AND ")}`;
+  return clauses;
 }
 
-export async function candidateFiles(q: Queryable, t: BuildTables, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
-  const p = new Params();
-  const from = candidateSql(t, query, p);
-  const keep = Math.max(0, Math.floor(limit));
-  const rows = await q.rows<{ id: number; path: string; size_bytes: number; is_generated: boolean; is_vendored: boolean; is_secret_suspect: boolean }>(
-    `SELECT f.id, f.path, f.size_bytes, f.is_generated, f.is_vendored, f.is_secret_suspect ${from} ORDER BY x.file_id LIMIT ${p.add(keep + 1)}`,
-    p.values,
+/** Ids of matching files per round trip of a scan: small at first (a visitor often stops early), larger as it goes on. */
+const FIRST_SCAN_BATCH = 16;
+const MAX_SCAN_BATCH = 256;
+
+/**
+ * Matching file ids in ascending order, in batches, computed lazily: a consumer that stops early stops the work.
+ * A trigram query that sorts its matches must check every candidate's text first (the GIN index is lossy), which
+ * for a common fragment is most of the corpus. Instead, the bulk of the table — written by the build in file id
+ * order, so its physical order is id order — is read through a cursor without ORDER BY (a bitmap scan of the GIN
+ * index, or a sequential scan for fragments without trigrams, both in physical order, neither parallel), and the
+ * few `late` rows an in-place update wrote are matched apart and merged in by id. A path prefix or an extractor
+ * narrows the scan to those files' ids first.
+ */
+async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: CandidateQuery): AsyncGenerator<number[]> {
+  let late: number[] = [];
+  const batches = db.cursor<{ id: string | number }>(
+    async (q) => {
+      const p = new Params();
+      const clauses = fragmentClauses(query, p);
+      if (query.pathPrefix || query.excludeExtractor) {
+        const fp = new Params();
+        const scope = `f.repo_index_id = ${fp.add(indexId)}`;
+        const ids = await q.rows<{ id: string | number }>(`SELECT f.id FROM repo_file f WHERE ${scope} AND ${fileClauses(query, fp).join(" AND ")}`, fp.values);
+        clauses.push(`x.file_id = ANY(${p.add(ids.map((r) => Number(r.id)))}::bigint[])`);
+      }
+      const where = clauses.map((c) => ` AND ${c}`).join("");
+      late = (await q.rows<{ id: string | number }>(`SELECT x.file_id AS id FROM ${t.content} x WHERE x.late${where} ORDER BY x.file_id`, p.values)).map((r) => Number(r.id));
+      // With a trigram to look up, the GIN index narrows the text to check; a cursor's planner favours a fast-start
+      // sequential scan, which checks every file's text until it has enough.
+      if (query.fragments.some((f) => [...f].length >= MIN_FRAGMENT_CHARS)) await q.run("SET LOCAL enable_seqscan = off");
+      await q.run("SET LOCAL max_parallel_workers_per_gather = 0");
+      await q.run("SET LOCAL synchronize_seqscans = off");
+      return { sql: `SELECT x.file_id AS id FROM ${t.content} x WHERE NOT x.late${where}`, params: p.values };
+    },
+    FIRST_SCAN_BATCH,
+    MAX_SCAN_BATCH,
   );
-  const files = rows.slice(0, keep).map((r) => ({
-    id: r.id,
-    path: r.path,
-    sizeBytes: r.size_bytes,
-    isGenerated: r.is_generated,
-    isVendored: r.is_vendored,
-    isSecretSuspect: r.is_secret_suspect,
-  }));
-  return { files, more: rows.length > keep };
+  for await (const rows of batches) {
+    const merged: number[] = [];
+    for (const r of rows) {
+      const id = Number(r.id);
+      while (late.length > 0 && late[0]! < id) merged.push(late.shift()!);
+      merged.push(id);
+    }
+    if (merged.length > 0) yield merged;
+  }
+  if (late.length > 0) yield late;
 }
 
 interface ContentDbRow extends FileDbRow {
@@ -70,25 +106,40 @@ function textOf(r: { content: string; original: Buffer | null }): string {
   return r.original ? r.original.toString("utf8") : r.content;
 }
 
-/** Rows read per round trip of a scan: small at first (a visitor often stops early), larger as it goes on. */
-const FIRST_SCAN_BATCH = 16;
-const MAX_SCAN_BATCH = 256;
-
-/**
- * Visits matching files in file id order until `visit` returns false. The trigram query runs once, for the ids;
- * rows and text are then read in growing batches, so a visitor that stops early reads little text.
- */
-export async function scanCandidates(q: Queryable, t: BuildTables, query: CandidateQuery, visit: (candidate: ContentCandidate) => boolean): Promise<void> {
+/** Rows of matching ids that pass the file clauses, in id order. */
+async function filesOf<T>(db: Db, ids: number[], columns: string, t: BuildTables, query: CandidateQuery): Promise<T[]> {
+  if (ids.length === 0) return [];
   const p = new Params();
-  const ids = (await q.rows<{ id: number }>(`SELECT x.file_id AS id ${candidateSql(t, query, p)} ORDER BY x.file_id`, p.values)).map((r) => r.id);
-  let batch = FIRST_SCAN_BATCH;
-  for (let i = 0; i < ids.length; i += batch, batch = Math.min(batch * 2, MAX_SCAN_BATCH)) {
-    const rows = await q.rows<ContentDbRow>(
-      `SELECT ${FILE_COLUMNS}, x.content, x.original FROM ${t.content} x JOIN repo_file f ON f.id = x.file_id
-       WHERE x.file_id = ANY($1::bigint[]) ORDER BY x.file_id`,
-      [ids.slice(i, i + batch)],
+  const idParam = p.add(ids);
+  return db.rows<T>(
+    `SELECT ${columns} FROM repo_file f JOIN ${t.content} x ON x.file_id = f.id WHERE f.id = ANY(${idParam}::bigint[]) AND ${fileClauses(query, p).join(" AND ")} ORDER BY f.id`,
+    p.values,
+  );
+}
+
+export async function candidateFiles(db: Db, t: BuildTables, indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
+  const keep = Math.max(0, Math.floor(limit));
+  const files: CandidateFile[] = [];
+  for await (const ids of matchingIds(db, t, indexId, query)) {
+    const rows = await filesOf<{ id: number; path: string; size_bytes: number; is_generated: boolean; is_vendored: boolean; is_secret_suspect: boolean }>(
+      db,
+      ids,
+      "f.id, f.path, f.size_bytes, f.is_generated, f.is_vendored, f.is_secret_suspect",
+      t,
+      query,
     );
     for (const r of rows) {
+      if (files.length === keep) return { files, more: true };
+      files.push({ id: r.id, path: r.path, sizeBytes: r.size_bytes, isGenerated: r.is_generated, isVendored: r.is_vendored, isSecretSuspect: r.is_secret_suspect });
+    }
+  }
+  return { files, more: false };
+}
+
+/** Visits matching files in file id order until `visit` returns false; see matchingIds. */
+export async function scanCandidates(db: Db, t: BuildTables, indexId: string, query: CandidateQuery, visit: (candidate: ContentCandidate) => boolean): Promise<void> {
+  for await (const ids of matchingIds(db, t, indexId, query)) {
+    for (const r of await filesOf<ContentDbRow>(db, ids, `${FILE_COLUMNS}, x.content, x.original`, t, query)) {
       if (!visit({ file: toFileRow(r), content: textOf(r) })) return;
     }
   }
@@ -107,13 +158,17 @@ export async function getContent(q: Queryable, t: BuildTables, indexId: string, 
   return r ? textOf(r) : null;
 }
 
-/** Writes a batch of files' text (files without text have none). */
-export async function insertContent(q: Queryable, t: BuildTables, files: readonly { fileId: number; content: string }[]): Promise<void> {
+/**
+ * Writes a batch of files' text (files without text have none). `late`: written by an in-place update, after the
+ * build wrote the rest in id order (see matchingIds).
+ */
+export async function insertContent(q: Queryable, t: BuildTables, files: readonly { fileId: number; content: string }[], late = false): Promise<void> {
   if (files.length === 0) return;
-  await q.run(`INSERT INTO ${t.content} (file_id, content, original) SELECT * FROM unnest($1::bigint[], $2::text[], $3::bytea[])`, [
+  await q.run(`INSERT INTO ${t.content} (file_id, late, content, original) SELECT f, $4, c, o FROM unnest($1::bigint[], $2::text[], $3::bytea[]) AS u(f, c, o)`, [
     files.map((f) => f.fileId),
     files.map((f) => withoutNul(f.content)),
     files.map((f) => (f.content.includes("\0") ? Buffer.from(f.content, "utf8") : null)),
+    late,
   ]);
 }
 

@@ -239,13 +239,16 @@ export function foldAscii(expr: string): string {
 /**
  * `content` is the text with NUL characters removed (PostgreSQL text cannot hold them) and `original` the exact text
  * as UTF-8 when it had any, so a file that holds NULs is still matched on the rest and read back unchanged.
+ * `late` marks text written by an in-place update: the build writes its text in file id order, so the table's
+ * physical order is id order for every other row, which lets a candidate scan stream in id order without sorting
+ * (see content-queries.ts).
  * Terms are postings: one row per file and stemmed term (see porter.ts) with a bit per field holding it.
  * Fixed-width columns come first: no alignment padding between them, in tables of millions of rows.
  */
 export function createBuildTablesSql(seq: number): string {
   const t = buildTables(seq);
   return `
-    CREATE TABLE ${t.content} (file_id bigint PRIMARY KEY, content text COLLATE "C" NOT NULL, original bytea);
+    CREATE TABLE ${t.content} (file_id bigint PRIMARY KEY, late boolean NOT NULL DEFAULT false, content text COLLATE "C" NOT NULL, original bytea);
     CREATE TABLE ${t.symbols} (
       id bigint PRIMARY KEY,
       file_id bigint NOT NULL,
@@ -284,6 +287,7 @@ export function createBuildIndexesSql(seq: number, trigramSchema: string): strin
   const name = (table: string, suffix: string) => ident(`${table}_${seq}_${suffix}`);
   return `
     CREATE INDEX ${name("content", "trgm")} ON ${t.content} USING gin (content ${ident(trigramSchema)}.gin_trgm_ops);
+    CREATE INDEX ${name("content", "late")} ON ${t.content} (file_id) WHERE late;
     CREATE INDEX ${name("symbol", "name")} ON ${t.symbols} (${foldAscii("name")}, name, id);
     CREATE INDEX ${name("reference", "name")} ON ${t.references} (name, id);
     CREATE INDEX ${name("term", "term")} ON ${t.terms} (term) INCLUDE (file_id, fields);

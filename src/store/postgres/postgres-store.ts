@@ -163,10 +163,11 @@ export class PostgresStore implements Store {
     rows: { id: number; f: FileInput }[],
     sources: Map<string, BuildTables>,
     withTerms = true,
+    late = false,
   ): Promise<void> {
     if (rows.length === 0) return;
     await q.run(insertFilesSql(), fileColumns(indexId, rows));
-    await content.insertContent(q, t, rows.flatMap(({ id, f }) => (f.content !== null ? [{ fileId: id, content: f.content }] : [])));
+    await content.insertContent(q, t, rows.flatMap(({ id, f }) => (f.content !== null ? [{ fileId: id, content: f.content }] : [])), late);
     if (withTerms) await insertTerms(q, t, this.stemmer, rows.flatMap(({ id, f }) => (f.terms ? [{ fileId: id, terms: f.terms }] : [])));
     await symbols.insertExtractions(q, t, rows.flatMap(({ id, f }) => (f.extraction ? [{ fileId: id, extraction: f.extraction }] : [])));
     for (const [from, tables] of sources) {
@@ -198,11 +199,11 @@ export class PostgresStore implements Store {
       if (gone.length > 0) await q.run("DELETE FROM repo_file WHERE id = ANY($1::bigint[])", [gone]);
       // Files keeping their id first: a new file takes the next free id, which may be a kept one's until it is back.
       const none = new Map<string, BuildTables>();
-      await this.writeFiles(q, t, indexId, d.upsert.filter((f) => kept.has(f.path)).map((f) => ({ id: kept.get(f.path)!, f })), none, withTerms);
+      await this.writeFiles(q, t, indexId, d.upsert.filter((f) => kept.has(f.path)).map((f) => ({ id: kept.get(f.path)!, f })), none, withTerms, true);
       const added = d.upsert.filter((f) => !kept.has(f.path));
       if (added.length > 0) {
         const next = await this.nextFileId(q);
-        await this.writeFiles(q, t, indexId, added.map((f, i) => ({ id: next + i, f })), none, withTerms);
+        await this.writeFiles(q, t, indexId, added.map((f, i) => ({ id: next + i, f })), none, withTerms, true);
       }
       if (d.knowledge) {
         await knowledge.deleteKnowledge(q, indexId);
@@ -313,7 +314,7 @@ export class PostgresStore implements Store {
   }
 
   async candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
-    return this.onTables(indexId, (t) => content.candidateFiles(this.db, t, query, limit));
+    return this.onTables(indexId, (t) => content.candidateFiles(this.db, t, indexId, query, limit));
   }
 
   async readCandidate(indexId: string, fileId: number): Promise<ContentCandidate | null> {
@@ -321,7 +322,7 @@ export class PostgresStore implements Store {
   }
 
   async scanCandidates(indexId: string, query: CandidateQuery, visit: (candidate: ContentCandidate) => boolean): Promise<void> {
-    return this.onTables(indexId, (t) => content.scanCandidates(this.db, t, query, visit));
+    return this.onTables(indexId, (t) => content.scanCandidates(this.db, t, indexId, query, visit));
   }
 
   async getContent(indexId: string, path: string): Promise<string | null> {

@@ -1,90 +1,35 @@
-import type { ExtractionStatus, Extractor } from "../../indexer/symbols/types.js";
-import type { FileInput, FileRow, IndexRow, IndexStats, SkipReason } from "../store.js";
+import { fileRowOf, indexRowOf, type DbValues, type FileDbRow as SharedFileDbRow, type IndexDbRow as SharedIndexDbRow } from "../db-rows.js";
+import type { FileInput, FileRow, IndexRow, IndexStats } from "../store.js";
 
-export interface FileDbRow {
-  id: number;
-  path: string;
-  language: string | null;
-  size_bytes: number;
-  line_count: number | null;
-  content_hash: string;
-  is_binary: boolean;
-  is_generated: boolean;
-  is_vendored: boolean;
-  generated_reason: string | null;
-  is_secret_suspect: boolean;
-  secret_reasons: string[];
-  has_instruction_like_text: boolean;
-  skip_reason: SkipReason | null;
-  skip_detail: string | null;
-  symbol_status: ExtractionStatus | null;
-  symbol_extractor: Extractor | null;
-  symbol_detail: string | null;
-  mtime_ms: number | null;
+/**
+ * How PostgreSQL's driver gives the columns the stores type differently: booleans, jsonb and arrays already parsed,
+ * timestamptz as a Date.
+ */
+export interface PgTypes {
+  flag: boolean;
+  json: unknown;
+  time: Date;
 }
 
-/** Column list for `repo_file f`. */
-export const FILE_COLUMNS = `f.id, f.path, f.language, f.size_bytes, f.line_count, f.content_hash, f.is_binary, f.is_generated,
-  f.is_vendored, f.generated_reason, f.is_secret_suspect, f.secret_reasons, f.has_instruction_like_text,
-  f.skip_reason, f.skip_detail, f.symbol_status, f.symbol_extractor, f.symbol_detail, f.mtime_ms`;
+export const PG_VALUES: DbValues<PgTypes> = {
+  flag: (v) => v,
+  json: <T>(v: unknown) => v as T,
+  time: (v) => v.toISOString(),
+};
+
+export type FileDbRow = SharedFileDbRow<PgTypes>;
 
 export function toFileRow(r: FileDbRow): FileRow {
-  return {
-    path: r.path,
-    mtimeMs: r.mtime_ms,
-    language: r.language,
-    sizeBytes: r.size_bytes,
-    lineCount: r.line_count,
-    contentHash: r.content_hash,
-    isBinary: r.is_binary,
-    isGenerated: r.is_generated,
-    isVendored: r.is_vendored,
-    generatedReason: r.generated_reason,
-    isSecretSuspect: r.is_secret_suspect,
-    secretReasons: r.secret_reasons,
-    hasInstructionLikeText: r.has_instruction_like_text,
-    skipReason: r.skip_reason,
-    skipDetail: r.skip_detail,
-    symbolStatus: r.symbol_status,
-    symbolExtractor: r.symbol_extractor,
-    symbolDetail: r.symbol_detail,
-  };
+  return fileRowOf(r, PG_VALUES);
 }
 
-export interface IndexDbRow {
-  seq: number;
-  id: string;
-  repo_id: string;
-  root_path: string;
-  base_commit: string | null;
-  branch: string | null;
-  dirty: boolean;
-  extractor_version: string;
-  index_version: string | null;
-  status: IndexRow["status"];
-  started_at: Date;
-  finished_at: Date | null;
+export interface IndexDbRow extends SharedIndexDbRow<PgTypes> {
   stats: IndexStats | null;
-  error: string | null;
   builder: string | null;
 }
 
 export function toIndexRow(r: IndexDbRow): IndexRow {
-  return {
-    id: r.id,
-    repoId: r.repo_id,
-    rootPath: r.root_path,
-    baseCommit: r.base_commit,
-    branch: r.branch,
-    dirty: r.dirty,
-    extractorVersion: r.extractor_version,
-    indexVersion: r.index_version,
-    status: r.status,
-    startedAt: r.started_at.toISOString(),
-    finishedAt: r.finished_at?.toISOString() ?? null,
-    stats: r.stats,
-    error: r.error,
-  };
+  return indexRowOf(r, PG_VALUES, r.stats);
 }
 
 /** PostgreSQL text cannot hold NUL: it is removed from text columns (content keeps its exact original aside). */
@@ -163,3 +108,5 @@ export function insertFilesSql(): string {
   const select = cols.map((c) => (c === "secret_reasons" ? "ARRAY(SELECT json_array_elements_text(u.secret_reasons::json))" : `u.${c}`));
   return `INSERT INTO repo_file (${cols.join(", ")}) SELECT ${select.join(", ")} FROM unnest(${args.join(", ")}) AS u(${cols.join(", ")})`;
 }
+
+export { FILE_COLUMNS } from "../db-rows.js";

@@ -1,5 +1,8 @@
 import type { SemanticMeta, StoredSemantic } from "../../indexer/semantic/meta.js";
+import { semanticOf, type SemanticDbRow } from "../db-rows.js";
+import { assertDims, vectorBytes, vectorsByFile, type VectorRow } from "../vectors.js";
 import type { Db, Queryable } from "./db.js";
+import { PG_VALUES, type PgTypes } from "./rows.js";
 
 /**
  * An index's semantic data in PostgreSQL, as in SQLite (see sqlite/semantic-queries.ts): the serialized model in
@@ -41,7 +44,7 @@ async function writeVectors(q: Queryable, indexId: string, vectors: ReadonlyMap<
     for (const r of await q.rows<{ id: number }>("SELECT id FROM repo_file WHERE id = ANY($1::bigint[]) AND repo_index_id = $2", [ids, indexId])) known.add(r.id);
   }
   for (const [fileId, vec] of entries) {
-    if (vec.length !== dims) throw new Error(`vector of file ${fileId} has ${vec.length} dimensions, not ${dims}`);
+    assertDims(fileId, vec, dims);
     if (!known.has(fileId)) throw new Error(`file ${fileId} is not in index ${indexId}`);
   }
   for (let i = 0; i < entries.length; i += VECTOR_BATCH) {
@@ -49,40 +52,20 @@ async function writeVectors(q: Queryable, indexId: string, vectors: ReadonlyMap<
     await q.run(
       `INSERT INTO repo_file_vector (file_id, repo_index_id, vec) SELECT u.file_id, $2, u.vec FROM unnest($1::bigint[], $3::bytea[]) AS u(file_id, vec)
        ON CONFLICT (file_id) DO UPDATE SET repo_index_id = excluded.repo_index_id, vec = excluded.vec`,
-      [batch.map(([id]) => id), indexId, batch.map(([, vec]) => Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength))],
+      [batch.map(([id]) => id), indexId, batch.map(([, vec]) => vectorBytes(vec))],
     );
   }
 }
 
 export async function getSemantic(db: Queryable, indexId: string | null): Promise<StoredSemantic | null> {
-  const row = await db.one<{ model: Buffer; created_at: Date; meta: SemanticMeta }>("SELECT model, created_at, meta FROM repo_semantic WHERE repo_index_id = $1", [indexId]);
-  return row ? { model: row.model, meta: row.meta, createdAt: row.created_at.toISOString() } : null;
+  const row = await db.one<SemanticDbRow<PgTypes>>("SELECT model, created_at, meta FROM repo_semantic WHERE repo_index_id = $1", [indexId]);
+  return row ? semanticOf(row, PG_VALUES) : null;
 }
 
-/**
- * Vectors by file id, in file-id order. All of an index's vectors share one Float32Array (each entry is a view of
- * it): one allocation instead of one per file, and contiguous rows for the query's scan.
- */
+/** Vectors by file id, in file-id order (see vectorsByFile). */
 export async function fileVectors(db: Queryable, indexId: string | null, fileIds?: readonly number[]): Promise<Map<number, Float32Array>> {
   const rows = fileIds
     ? await db.rows<VectorRow>("SELECT file_id, vec FROM repo_file_vector WHERE file_id = ANY($1::bigint[]) AND repo_index_id = $2 ORDER BY file_id", [[...new Set(fileIds)], indexId])
     : await db.rows<VectorRow>("SELECT file_id, vec FROM repo_file_vector WHERE repo_index_id = $1 ORDER BY file_id", [indexId]);
-  const out = new Map<number, Float32Array>();
-  if (rows.length === 0) return out;
-  const bytes = rows[0]!.vec.length;
-  if (bytes % Float32Array.BYTES_PER_ELEMENT !== 0) throw new Error(`corrupt vector of file ${rows[0]!.file_id}`);
-  const dims = bytes / Float32Array.BYTES_PER_ELEMENT;
-  const all = new Float32Array(rows.length * dims);
-  const raw = new Uint8Array(all.buffer);
-  rows.forEach((r, i) => {
-    if (r.vec.length !== bytes) throw new Error(`corrupt vector of file ${r.file_id}`);
-    raw.set(r.vec, i * bytes);
-    out.set(r.file_id, all.subarray(i * dims, (i + 1) * dims));
-  });
-  return out;
-}
-
-interface VectorRow {
-  file_id: number;
-  vec: Buffer;
+  return vectorsByFile(rows);
 }

@@ -1,10 +1,11 @@
-import type { Extraction, Extractor } from "../../indexer/symbols/types.js";
+import type { Extraction } from "../../indexer/symbols/types.js";
+import { REFERENCE_COLUMNS, SYMBOL_COLUMNS, referenceRowOf, symbolRowOf, type ReferenceDbRow, type SymbolDbRow } from "../db-rows.js";
 import { MAX_NAME_DEFINITIONS, MAX_NAME_REFERENCES, assembleEdges } from "../file-edges.js";
-import { ROW_ID_STRIDE, extractionConfidence, prefixUpperBound } from "../row-rules.js";
+import { ROW_ID_STRIDE, prefixUpperBound } from "../row-rules.js";
 import type { FileEdge, ReferenceQuery, ReferenceRow, SymbolQuery, SymbolRow } from "../store.js";
 import { Params, type Queryable } from "./db.js";
 import { foldAscii, type BuildTables } from "./migrations.js";
-import { FILE_COLUMNS, nullableWithoutNul, toFileRow, withoutNul, type FileDbRow } from "./rows.js";
+import { FILE_COLUMNS, PG_VALUES, nullableWithoutNul, withoutNul, type PgTypes } from "./rows.js";
 
 const S = ROW_ID_STRIDE;
 
@@ -104,26 +105,6 @@ export async function deleteExtractions(q: Queryable, t: BuildTables, fileIds: r
   }
 }
 
-interface SymbolDbRow extends FileDbRow {
-  s_name: string;
-  s_kind: SymbolRow["kind"];
-  s_qualified_name: string;
-  s_container: string | null;
-  s_start_line: number;
-  s_end_line: number;
-  s_start_column: number;
-  s_visibility: SymbolRow["visibility"];
-  s_signature: string;
-}
-
-interface ReferenceDbRow extends FileDbRow {
-  r_name: string;
-  r_kind: ReferenceRow["kind"];
-  r_line: number;
-  r_col: number;
-  r_enclosing: string | null;
-}
-
 function filters(clauses: string[], p: Params, q: { kinds?: string[]; language?: string; pathPrefix?: string }, kindColumn: string): void {
   if (q.kinds && q.kinds.length > 0) clauses.push(`${kindColumn} = ANY(${p.add(q.kinds)}::text[])`);
   if (q.language) clauses.push(`f.language = ${p.add(q.language)}`);
@@ -149,34 +130,13 @@ export async function findSymbols(db: Queryable, t: BuildTables, indexId: string
     clauses.push(`s.id BETWEEN ${p.add((r.lo ?? 0) * S)} AND ${p.add(r.hi === null ? -1 : (r.hi + 1) * S - 1)}`);
   }
   const order = byName ? "f.path, s.start_line, s.id" : "s.id";
-  const rows = await db.rows<SymbolDbRow>(
-    `SELECT ${FILE_COLUMNS}, s.name AS s_name, s.kind AS s_kind, s.qualified_name AS s_qualified_name, s.container AS s_container,
-       s.start_line AS s_start_line, s.end_line AS s_end_line, s.start_column AS s_start_column, s.visibility AS s_visibility,
-       s.signature AS s_signature
+  const rows = await db.rows<SymbolDbRow<PgTypes>>(
+    `SELECT ${FILE_COLUMNS}, ${SYMBOL_COLUMNS}
      FROM ${t.symbols} s JOIN repo_file f ON f.id = s.file_id
      WHERE ${clauses.join(" AND ")} ORDER BY ${order} LIMIT ${p.add(sqlLimit(q.limit))}`,
     p.values,
   );
-  return rows.map((r) => {
-    const file = toFileRow(r);
-    return {
-      name: r.s_name,
-      kind: r.s_kind,
-      qualifiedName: r.s_qualified_name,
-      container: r.s_container,
-      startLine: r.s_start_line,
-      endLine: r.s_end_line,
-      startColumn: r.s_start_column,
-      visibility: r.s_visibility,
-      signature: r.s_signature,
-      extractor: (file.symbolExtractor ?? "lexical") as Extractor,
-      confidence: extractionConfidence(file.symbolExtractor, file.symbolStatus),
-      path: file.path,
-      language: file.language,
-      contentHash: file.contentHash,
-      file,
-    };
-  });
+  return rows.map((r) => symbolRowOf(r, PG_VALUES));
 }
 
 /** References in path and position order: a build writes files in path order, so id order is that order. */
@@ -184,27 +144,13 @@ export async function findReferences(db: Queryable, t: BuildTables, indexId: str
   const p = new Params();
   const clauses = [`r.name = ${p.add(q.name)}`, `f.repo_index_id = ${p.add(indexId)}`];
   filters(clauses, p, q, "r.kind");
-  const rows = await db.rows<ReferenceDbRow>(
-    `SELECT ${FILE_COLUMNS}, r.name AS r_name, r.kind AS r_kind, r.line AS r_line, r.col AS r_col, e.qualified_name AS r_enclosing
+  const rows = await db.rows<ReferenceDbRow<PgTypes>>(
+    `SELECT ${FILE_COLUMNS}, ${REFERENCE_COLUMNS}
      FROM ${t.references} r JOIN repo_file f ON f.id = r.file_id LEFT JOIN ${t.symbols} e ON e.id = r.enclosing_id
      WHERE ${clauses.join(" AND ")} ORDER BY r.id LIMIT ${p.add(sqlLimit(q.limit))}`,
     p.values,
   );
-  return rows.map((r) => {
-    const file = toFileRow(r);
-    return {
-      name: r.r_name,
-      kind: r.r_kind,
-      line: r.r_line,
-      column: r.r_col,
-      enclosing: r.r_enclosing,
-      confidence: extractionConfidence(file.symbolExtractor, file.symbolStatus),
-      path: file.path,
-      language: file.language,
-      contentHash: file.contentHash,
-      file,
-    };
-  });
+  return rows.map((r) => referenceRowOf(r, PG_VALUES));
 }
 
 export async function symbolSummary(db: Queryable, t: BuildTables, indexId: string): Promise<{ symbols: number; references: number; byStatus: Record<string, number> }> {

@@ -1,5 +1,8 @@
 import type Database from "better-sqlite3";
 import type { SemanticMeta, StoredSemantic } from "../../indexer/semantic/meta.js";
+import { semanticOf, type SemanticDbRow } from "../db-rows.js";
+import { assertDims, vectorBytes, vectorsByFile, type VectorRow } from "../vectors.js";
+import { SQLITE_VALUES, type SqliteTypes } from "./rows.js";
 
 /**
  * An index's semantic data in SQLite: the serialized model in `repo_semantic`, one row per file vector in
@@ -47,43 +50,20 @@ function writeVectors(db: Database.Database, indexId: string, vectors: ReadonlyM
      SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM repo_file WHERE id = ? AND repo_index_id = ?)`,
   );
   for (const [fileId, vec] of vectors) {
-    if (vec.length !== dims) throw new Error(`vector of file ${fileId} has ${vec.length} dimensions, not ${dims}`);
-    const bytes = Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength);
-    if (insert.run(fileId, indexId, bytes, fileId, indexId).changes === 0) throw new Error(`file ${fileId} is not in index ${indexId}`);
+    assertDims(fileId, vec, dims);
+    if (insert.run(fileId, indexId, vectorBytes(vec), fileId, indexId).changes === 0) throw new Error(`file ${fileId} is not in index ${indexId}`);
   }
 }
 
 export function getSemantic(db: Database.Database, indexId: string): StoredSemantic | null {
-  const row = db.prepare("SELECT model, created_at, meta FROM repo_semantic WHERE repo_index_id = ?").get(indexId) as
-    | { model: Buffer; created_at: string; meta: string }
-    | undefined;
-  return row ? { model: row.model, meta: JSON.parse(row.meta) as SemanticMeta, createdAt: row.created_at } : null;
+  const row = db.prepare("SELECT model, created_at, meta FROM repo_semantic WHERE repo_index_id = ?").get(indexId) as SemanticDbRow<SqliteTypes> | undefined;
+  return row ? semanticOf(row, SQLITE_VALUES) : null;
 }
 
-/**
- * Vectors by file id, in file-id order. All of an index's vectors share one Float32Array (each entry is a view of
- * it): one allocation instead of one per file, and contiguous rows for the query's scan.
- */
+/** Vectors by file id, in file-id order (see vectorsByFile). */
 export function fileVectors(db: Database.Database, indexId: string, fileIds?: readonly number[]): Map<number, Float32Array> {
   const rows = fileIds ? someVectors(db, indexId, fileIds) : (db.prepare("SELECT file_id, vec FROM repo_file_vector WHERE repo_index_id = ? ORDER BY file_id").all(indexId) as VectorRow[]);
-  const out = new Map<number, Float32Array>();
-  if (rows.length === 0) return out;
-  const bytes = rows[0]!.vec.length;
-  if (bytes % Float32Array.BYTES_PER_ELEMENT !== 0) throw new Error(`corrupt vector of file ${rows[0]!.file_id}`);
-  const dims = bytes / Float32Array.BYTES_PER_ELEMENT;
-  const all = new Float32Array(rows.length * dims);
-  const raw = new Uint8Array(all.buffer);
-  rows.forEach((r, i) => {
-    if (r.vec.length !== bytes) throw new Error(`corrupt vector of file ${r.file_id}`);
-    raw.set(r.vec, i * bytes);
-    out.set(r.file_id, all.subarray(i * dims, (i + 1) * dims));
-  });
-  return out;
-}
-
-interface VectorRow {
-  file_id: number;
-  vec: Buffer;
+  return vectorsByFile(rows);
 }
 
 function someVectors(db: Database.Database, indexId: string, fileIds: readonly number[]): VectorRow[] {

@@ -32,7 +32,8 @@ import type { BuildGraph, OwnershipFile, OwnershipRule, RepoDoc, RepoKnowledge, 
 import type { InstructionFile } from "../../indexer/knowledge/instructions.js";
 import type { SemanticMeta, StoredSemantic } from "../../indexer/semantic/meta.js";
 import { MIGRATIONS, ROW_ID_STRIDE, buildTables, createBuildIndexesSql, createBuildTablesSql, dropBuildTablesSql } from "./migrations.js";
-import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
+import { FILE_COLUMNS, SQLITE_VALUES, prefixUpperBound, toFileRow, type FileDbRow, type SqliteTypes } from "./rows.js";
+import { AUDIT_COLUMNS, auditRecordOf, auditValues, indexRowOf, type AuditDbRow, type IndexDbRow as SharedIndexDbRow } from "../db-rows.js";
 import { copyExtraction, findReferences, findSymbols, insertExtraction, symbolSummary } from "./symbol-queries.js";
 import { deleteTerms, documentFrequency, fileEdges, hasTermTables, insertTerms, loadTermSizes, termPostings } from "./term-queries.js";
 import { DenseScores, topRanked, type TermSizes } from "../term-scores.js";
@@ -45,42 +46,15 @@ const BUSY_TIMEOUT_MS = 5000;
 /** Text written per build transaction before it commits. */
 const COMMIT_BYTES = 64 * 1024 * 1024;
 
-interface IndexDbRow {
-  seq: number;
-  id: string;
-  repo_id: string;
-  root_path: string;
-  base_commit: string | null;
-  branch: string | null;
-  dirty: number;
-  extractor_version: string;
-  index_version: string | null;
-  status: IndexRow["status"];
-  started_at: string;
-  finished_at: string | null;
+interface IndexDbRow extends SharedIndexDbRow<SqliteTypes> {
   stats_json: string | null;
-  error: string | null;
 }
 
 /** Tables holding what the knowledge stage learned, one set of rows per index build. */
 const KNOWLEDGE_TABLES = ["repo_module", "repo_doc", "repo_ownership_rule", "repo_knowledge", "repo_instruction"] as const;
 
 function toIndexRow(r: IndexDbRow): IndexRow {
-  return {
-    id: r.id,
-    repoId: r.repo_id,
-    rootPath: r.root_path,
-    baseCommit: r.base_commit,
-    branch: r.branch,
-    dirty: r.dirty === 1,
-    extractorVersion: r.extractor_version,
-    indexVersion: r.index_version,
-    status: r.status,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    stats: r.stats_json ? (JSON.parse(r.stats_json) as IndexStats) : null,
-    error: r.error,
-  };
+  return indexRowOf(r, SQLITE_VALUES, r.stats_json || null);
 }
 
 const TRIGRAM_STEP = 2;
@@ -769,9 +743,8 @@ export class SqliteStore implements Store {
 
   async appendAudit(r: AuditRecord): Promise<void> {
     this.stmt(
-      `INSERT INTO audit_log (at, run_id, step_id, tool, query_hash, mode, result_count, truncated, latency_ms, repo_id, index_version,
-         outcome, preview) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(r.at, r.runId, r.stepId, r.tool, r.queryHash, r.mode, r.resultCount, r.truncated ? 1 : 0, r.latencyMs, r.repoId, r.indexVersion, r.outcome, r.preview);
+      `INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(...auditValues(r, (b) => (b ? 1 : 0)));
   }
 
   async listAudit(filter: AuditFilter): Promise<AuditRecord[]> {
@@ -786,36 +759,8 @@ export class SqliteStore implements Store {
       params.push(filter.tool);
     }
     const where = clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "";
-    const rows = this.db.prepare(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`).all(...params, filter.limit) as {
-      at: string;
-      run_id: string | null;
-      step_id: string | null;
-      tool: string;
-      query_hash: string;
-      mode: string | null;
-      result_count: number;
-      truncated: number;
-      latency_ms: number;
-      repo_id: string | null;
-      index_version: string | null;
-      outcome: string;
-      preview: string | null;
-    }[];
-    return rows.map((r) => ({
-      at: r.at,
-      runId: r.run_id,
-      stepId: r.step_id,
-      tool: r.tool,
-      queryHash: r.query_hash,
-      mode: r.mode,
-      resultCount: r.result_count,
-      truncated: r.truncated === 1,
-      latencyMs: r.latency_ms,
-      repoId: r.repo_id,
-      indexVersion: r.index_version,
-      outcome: r.outcome,
-      preview: r.preview,
-    }));
+    const rows = this.db.prepare(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`).all(...params, filter.limit) as AuditDbRow<SqliteTypes>[];
+    return rows.map((r) => auditRecordOf(r, SQLITE_VALUES));
   }
 
   /** SQLite's own consistency check: "ok" when every table and index is sound. */

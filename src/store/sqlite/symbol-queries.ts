@@ -1,9 +1,9 @@
 import type Database from "better-sqlite3";
-import type { Confidence, Extraction, Extractor, ReferenceKind, SymbolKind } from "../../indexer/symbols/types.js";
+import type { Extraction } from "../../indexer/symbols/types.js";
+import { REFERENCE_COLUMNS, SYMBOL_COLUMNS, referenceRowOf, symbolRowOf, type ReferenceDbRow, type SymbolDbRow } from "../db-rows.js";
 import type { ReferenceQuery, ReferenceRow, SymbolQuery, SymbolRow } from "../store.js";
 import { ROW_ID_STRIDE, type BuildTables } from "./migrations.js";
-import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
-import { extractionConfidence } from "../row-rules.js";
+import { FILE_COLUMNS, SQLITE_VALUES, prefixUpperBound, type SqliteTypes } from "./rows.js";
 
 /** Prepared inserts for one build's symbol and reference tables; call inside the caller's transaction. */
 export function insertExtraction(db: Database.Database, t: BuildTables): (fileId: number, e: Extraction) => void {
@@ -44,30 +44,6 @@ export function copyExtraction(db: Database.Database, from: BuildTables, to: Bui
      FROM ${from.references} WHERE id BETWEEN @old * ${ROW_ID_STRIDE} AND @old * ${ROW_ID_STRIDE} + ${ROW_ID_STRIDE - 1}`,
   );
   return (oldFileId, newFileId) => sym.run({ old: oldFileId, new: newFileId }).changes + ref.run({ old: oldFileId, new: newFileId }).changes;
-}
-
-function confidenceOf(file: FileDbRow): Confidence {
-  return extractionConfidence(file.symbol_extractor, file.symbol_status);
-}
-
-interface SymbolDbRow extends FileDbRow {
-  s_name: string;
-  s_kind: SymbolKind;
-  s_qualified_name: string;
-  s_container: string | null;
-  s_start_line: number;
-  s_end_line: number;
-  s_start_column: number;
-  s_visibility: SymbolRow["visibility"];
-  s_signature: string;
-}
-
-interface ReferenceDbRow extends FileDbRow {
-  r_name: string;
-  r_kind: ReferenceKind;
-  r_line: number;
-  r_col: number;
-  r_enclosing: string | null;
 }
 
 function filters(
@@ -122,33 +98,12 @@ export function findSymbols(db: Database.Database, t: BuildTables, indexId: stri
   const order = byName ? "f.path, s.start_line, s.id" : "s.id";
   const rows = db
     .prepare(
-      `SELECT ${FILE_COLUMNS}, s.name AS s_name, s.kind AS s_kind, s.qualified_name AS s_qualified_name, s.container AS s_container,
-         s.start_line AS s_start_line, s.end_line AS s_end_line, s.start_column AS s_start_column, s.visibility AS s_visibility,
-         s.signature AS s_signature
+      `SELECT ${FILE_COLUMNS}, ${SYMBOL_COLUMNS}
        FROM ${from}
        WHERE ${clauses.join(" AND ")} ORDER BY ${order} LIMIT ?`,
     )
-    .all(...params, q.limit) as SymbolDbRow[];
-  return rows.map((r) => {
-    const file = toFileRow(r);
-    return {
-      name: r.s_name,
-      kind: r.s_kind,
-      qualifiedName: r.s_qualified_name,
-      container: r.s_container,
-      startLine: r.s_start_line,
-      endLine: r.s_end_line,
-      startColumn: r.s_start_column,
-      visibility: r.s_visibility,
-      signature: r.s_signature,
-      extractor: (file.symbolExtractor ?? "lexical") as Extractor,
-      confidence: confidenceOf(r),
-      path: file.path,
-      language: file.language,
-      contentHash: file.contentHash,
-      file,
-    };
-  });
+    .all(...params, q.limit) as SymbolDbRow<SqliteTypes>[];
+  return rows.map((r) => symbolRowOf(r, SQLITE_VALUES));
 }
 
 /**
@@ -161,26 +116,12 @@ export function findReferences(db: Database.Database, t: BuildTables, indexId: s
   filters(clauses, params, q, "r.kind");
   const rows = db
     .prepare(
-      `SELECT ${FILE_COLUMNS}, r.name AS r_name, r.kind AS r_kind, r.line AS r_line, r.col AS r_col, e.qualified_name AS r_enclosing
+      `SELECT ${FILE_COLUMNS}, ${REFERENCE_COLUMNS}
        FROM ${t.references} r JOIN repo_file f ON f.id = r.file_id LEFT JOIN ${t.symbols} e ON e.id = r.enclosing_id
        WHERE ${clauses.join(" AND ")} ORDER BY r.id LIMIT ?`,
     )
-    .all(...params, q.limit) as ReferenceDbRow[];
-  return rows.map((r) => {
-    const file = toFileRow(r);
-    return {
-      name: r.r_name,
-      kind: r.r_kind,
-      line: r.r_line,
-      column: r.r_col,
-      enclosing: r.r_enclosing,
-      confidence: confidenceOf(r),
-      path: file.path,
-      language: file.language,
-      contentHash: file.contentHash,
-      file,
-    };
-  });
+    .all(...params, q.limit) as ReferenceDbRow<SqliteTypes>[];
+  return rows.map((r) => referenceRowOf(r, SQLITE_VALUES));
 }
 
 export function symbolSummary(db: Database.Database, t: BuildTables, indexId: string): { symbols: number; references: number; byStatus: Record<string, number> } {
