@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { resolveHttpSettings, type HttpSettings } from "../src/config/http.js";
 import { ConfigError } from "../src/config/resolve.js";
 import { HttpConfigSchema } from "../src/config/schema.js";
@@ -18,6 +16,7 @@ import { toolInputJsonSchema } from "../src/mcp/schema-json.js";
 import { TOOLS } from "../src/mcp/tools/index.js";
 import { startHttpServer, type HttpServerHandle } from "../src/mcp/transports/http.js";
 import { CLI, PROJECT_ROOT } from "./helpers/cli.js";
+import { callTool, connect, serveCli, stop } from "./helpers/http-cli.js";
 import { B_ONLY_PATH, B_ONLY_TERM, REPO_A, REPO_B, buildTwoRepos, type TwoRepos } from "./helpers/two-repos.js";
 
 const TOKEN_1 = "tok1-4f9c2a7e1b3d5f6a8c0e2b4d6f8a1c3e";
@@ -38,17 +37,6 @@ function bearer(token: string): Record<string, string> {
 /** Every log line the in-process servers write, to check that no token ever appears in one. */
 const logLines: string[] = [];
 const logger: Logger = { log: (level, message, fields) => logLines.push(JSON.stringify({ level, message, ...fields })) };
-
-async function connect(url: string, token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: bearer(token) } });
-  const client = new Client({ name: "http-test", version: "0.0.0" });
-  await client.connect(transport);
-  return { client, transport };
-}
-
-async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<Envelope> {
-  return (await client.callTool({ name, arguments: args })).structuredContent as unknown as Envelope;
-}
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
@@ -264,41 +252,6 @@ describe("HTTP settings", () => {
     assert.equal(HttpConfigSchema.safeParse({ allowedOrigins: ["file:///etc"] }).success, false);
   });
 });
-
-/** Starts the built CLI's HTTP server and resolves with the URL from its `listening` log line. */
-function serveCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ proc: ChildProcess; url: string; stderr: () => string }> {
-  const proc = spawn(process.execPath, [CLI, "serve", "--http", "--port", "0", "--quiet", ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  let url: string | null = null;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${stderr}`)), 60_000);
-    proc.once("exit", (code) => {
-      clearTimeout(timer);
-      if (url === null) reject(new Error(`serve exited with ${code}: ${stderr}`));
-    });
-    proc.stderr!.on("data", (d: Buffer) => {
-      stderr += d.toString();
-      if (url !== null) return;
-      const complete = stderr.slice(0, stderr.lastIndexOf("\n") + 1);
-      for (const line of complete.split("\n").filter((l) => l.startsWith("{"))) {
-        const rec = JSON.parse(line) as { message: string; url?: string };
-        if (rec.message !== "listening" || !rec.url) continue;
-        url = rec.url;
-        clearTimeout(timer);
-        resolve({ proc, url, stderr: () => stderr });
-        return;
-      }
-    });
-  });
-}
-
-function stop(proc: ChildProcess): Promise<number | null> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve(proc.exitCode);
-  return new Promise((resolve) => {
-    proc.once("exit", (code) => resolve(code));
-    proc.kill("SIGTERM");
-  });
-}
 
 describe("repoctx serve --http (built CLI)", () => {
   let two: TwoRepos;
