@@ -6,7 +6,7 @@ import pg from "pg";
 import { QueryError } from "../src/query/errors.js";
 import { PostgresStore } from "../src/store/postgres/postgres-store.js";
 import { MIGRATIONS } from "../src/store/postgres/migrations.js";
-import { likePattern } from "../src/store/postgres/content-queries.js";
+import { wordPatterns, wordsOf } from "../src/store/postgres/content-queries.js";
 import { parseStoreUrl } from "../src/store/postgres/connection.js";
 import { META, STATS, textRow } from "./helpers/contract-data.js";
 import { pgSkip, pgTestUrl } from "./helpers/pg.js";
@@ -40,10 +40,25 @@ describe("store URL", () => {
     assert.equal(parseStoreUrl("postgresql://h/db").schema, "public");
   });
 
-  test("fragments become literal ILIKE patterns; cased letters outside ASCII match any one character", () => {
-    assert.equal(likePattern("50%_a\\b"), "%50\\%\\_a\\\\b%");
-    assert.equal(likePattern("ärger"), "%_rger%");
-    assert.equal(likePattern("日本語"), "%日本語%", "letters without case stay literal");
+  test("a fragment becomes LIKE patterns over the file's distinct words, which every file holding it matches", () => {
+    assert.equal(wordsOf("Foo foo_bar(FOO) 50% Ärger"), " foo foo_bar 50 rger ");
+    assert.equal(wordsOf("+-*/"), " ");
+    assert.deepEqual(wordPatterns("levenshtein"), ["%levenshtein%"], "one word: anywhere inside a word");
+    assert.deepEqual(wordPatterns("module.exports"), ["%module %", "% exports%"], "the first word ends one, the last starts one");
+    assert.deepEqual(wordPatterns("new TypeError("), ["%new %", "% typeerror %"], "a word between non-word characters is whole");
+    assert.deepEqual(wordPatterns("snake_case"), ["%snake\\_case%"], "_ is literal");
+    assert.deepEqual(wordPatterns("50%"), ["%50 %"]);
+    assert.deepEqual(wordPatterns("::"), [], "no word: no filter");
+    const texts = ["x = module.exports;", "Module.Exports = 1", "a new TypeError('x')", "snake_case_name", "modules.exportsX"];
+    const like = (words: string, pattern: string): boolean =>
+      new RegExp(`^${pattern.replace(/\\_/g, "\u0000").replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%/g, ".*").replace(/\u0000/g, "_")}$`, "s").test(words);
+    for (const fragment of ["module.exports", "new TypeError(", "snake_case", "ule.exp"]) {
+      for (const text of texts) {
+        if (!text.toLowerCase().includes(fragment.toLowerCase())) continue;
+        for (const pattern of wordPatterns(fragment)) assert.ok(like(wordsOf(text), pattern), `${JSON.stringify(text)} holds ${JSON.stringify(fragment)}, so it matches ${pattern}`);
+      }
+    }
+    assert.ok(!like(wordsOf("modules.exportsX"), "%module %"), "a word that does not end where the fragment's does is no candidate");
   });
 });
 

@@ -633,8 +633,8 @@ for (const kind of STORE_KINDS) {
       const limited = await store.candidateFiles(id, { fragments: ["needle"] }, 3);
       assert.deepEqual({ paths: limited.files.map((f) => f.path), more: limited.more }, { paths: expected.slice(0, 3), more: true });
       assert.deepEqual(await candidates(store, id, { fragments: ["needle"], pathPrefix: "f1" }), ["f10.txt", "f12.txt", "f15.txt", "f18.txt"]);
-      const everyFile = rows.map((r) => r.path).filter((p) => p !== "f09.txt").concat("g-new.txt");
-      assert.deepEqual(await candidates(store, id, { fragments: ["ne"] }), everyFile, "a fragment without trigrams filters nothing: callers verify the text");
+      const short = await candidates(store, id, { fragments: ["ne"] });
+      for (const p of expected) assert.ok(short.includes(p), `a short fragment's candidates include ${p}, which holds it`);
       assertSound(store);
     });
 

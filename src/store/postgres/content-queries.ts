@@ -5,37 +5,52 @@ import type { BuildTables } from "./migrations.js";
 import { FILE_COLUMNS, toFileRow, withoutNul, type FileDbRow } from "./rows.js";
 
 /**
- * Lexical candidates in PostgreSQL: `content ILIKE '%fragment%'` per fragment, served by the build's pg_trgm GIN
- * index (the trigram index finds the files holding the fragment's trigrams, the text check removes the rest).
- * Like the SQLite store's trigram query, a fragment under 3 characters has no trigram and filters nothing: the
- * result is every file, which callers verify on the text. Candidates come in file id order.
+ * Lexical candidates in PostgreSQL. A pg_trgm GIN index is lossy, so every file it proposes has its indexed column
+ * checked again; checked against the whole text, a common fragment costs a read of most of the corpus. So the
+ * index and the check cover a smaller column instead: the file's distinct words (runs of [a-z0-9_] after ASCII
+ * lower-casing), space-separated with a space at each end. A fragment becomes one LIKE per word it holds — a word
+ * with a non-word character on both sides in the fragment is a whole word of the file (`% word %`), one at the
+ * fragment's start ends a word (`%word %`), one at its end starts a word (`% word%`), a fragment that is one word
+ * lies inside a word (`%word%`). Every file holding the fragment passes (a superset: callers verify on the text);
+ * a fragment without word characters filters nothing. Candidates come in file id order.
  */
 
-/** A fragment needs this many characters to have a trigram. */
+/** A fragment's words need this many characters for the trigram index to narrow anything. */
 const MIN_FRAGMENT_CHARS = 3;
+const WORD = /[a-z0-9_]+/g;
 
-/**
- * The ILIKE pattern of one literal fragment: `%`, `_` and `\` escaped, then wrapped in `%`. The column is
- * `COLLATE "C"`, where ILIKE folds ASCII case only; a letter outside ASCII that has case is matched by `_` (any one
- * character) instead, so `ärger` still finds `ÄRGER` (a superset: callers verify the text).
- */
-export function likePattern(fragment: string): string {
-  let out = "";
-  for (const ch of withoutNul(fragment)) {
-    if (ch === "%" || ch === "_" || ch === "\\") out += `\\${ch}`;
-    else if (ch.charCodeAt(0) > 0x7f && ch.toLowerCase() !== ch.toUpperCase()) out += "_";
-    else out += ch;
-  }
-  return `%${out}%`;
+/** ASCII lower case only: what `wordsOf` and `wordPatterns` both fold, so they agree on every character. */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
-/** The WHERE clauses on the content table alone: every fragment of 3+ characters as an ILIKE. */
-function fragmentClauses(query: CandidateQuery, p: Params): string[] {
-  const clauses: string[] = [];
-  for (const f of new Set(query.fragments)) {
-    if ([...f].length >= MIN_FRAGMENT_CHARS) clauses.push(`x.content ILIKE ${p.add(likePattern(f))}`);
+/** The `words` column of a text: its distinct words, space-separated, with a space before the first and after the last. */
+export function wordsOf(text: string): string {
+  const words = new Set(asciiLower(text).match(WORD));
+  return words.size === 0 ? " " : ` ${[...words].join(" ")} `;
+}
+
+/** The LIKE patterns (on `words`) a file holding `fragment` must match; `_` is escaped, the only special in a word. */
+export function wordPatterns(fragment: string): string[] {
+  const f = asciiLower(fragment);
+  const out: string[] = [];
+  for (const m of f.matchAll(WORD)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    out.push(`${start > 0 ? "% " : "%"}${m[0].replace(/_/g, "\\_")}${end < f.length ? " %" : "%"}`);
   }
-  return clauses;
+  return out;
+}
+
+/** The WHERE clauses on the content table alone, and whether any can use the trigram index. */
+function fragmentClauses(query: CandidateQuery, p: Params): { clauses: string[]; indexed: boolean } {
+  const clauses: string[] = [];
+  let indexed = false;
+  for (const pattern of new Set(query.fragments.flatMap(wordPatterns))) {
+    clauses.push(`x.words LIKE ${p.add(pattern)}`);
+    if (pattern.replace(/[% ]|\\/g, "").length >= MIN_FRAGMENT_CHARS) indexed = true;
+  }
+  return { clauses, indexed };
 }
 
 /** Clauses on the file row: path prefix, extractor, indexed files only. */
@@ -65,7 +80,7 @@ async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: Cand
   const batches = db.cursor<{ id: string | number }>(
     async (q) => {
       const p = new Params();
-      const clauses = fragmentClauses(query, p);
+      const { clauses, indexed } = fragmentClauses(query, p);
       if (query.pathPrefix || query.excludeExtractor) {
         const fp = new Params();
         const scope = `f.repo_index_id = ${fp.add(indexId)}`;
@@ -76,7 +91,7 @@ async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: Cand
       late = (await q.rows<{ id: string | number }>(`SELECT x.file_id AS id FROM ${t.content} x WHERE x.late${where} ORDER BY x.file_id`, p.values)).map((r) => Number(r.id));
       // With a trigram to look up, the GIN index narrows the text to check; a cursor's planner favours a fast-start
       // sequential scan, which checks every file's text until it has enough.
-      if (query.fragments.some((f) => [...f].length >= MIN_FRAGMENT_CHARS)) await q.run("SET LOCAL enable_seqscan = off");
+      if (indexed) await q.run("SET LOCAL enable_seqscan = off");
       await q.run("SET LOCAL max_parallel_workers_per_gather = 0");
       await q.run("SET LOCAL synchronize_seqscans = off");
       return { sql: `SELECT x.file_id AS id FROM ${t.content} x WHERE NOT x.late${where}`, params: p.values };
@@ -164,12 +179,16 @@ export async function getContent(q: Queryable, t: BuildTables, indexId: string, 
  */
 export async function insertContent(q: Queryable, t: BuildTables, files: readonly { fileId: number; content: string }[], late = false): Promise<void> {
   if (files.length === 0) return;
-  await q.run(`INSERT INTO ${t.content} (file_id, late, content, original) SELECT f, $4, c, o FROM unnest($1::bigint[], $2::text[], $3::bytea[]) AS u(f, c, o)`, [
-    files.map((f) => f.fileId),
-    files.map((f) => withoutNul(f.content)),
-    files.map((f) => (f.content.includes("\0") ? Buffer.from(f.content, "utf8") : null)),
-    late,
-  ]);
+  await q.run(
+    `INSERT INTO ${t.content} (file_id, late, words, content, original) SELECT f, $5, w, c, o FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bytea[]) AS u(f, w, c, o)`,
+    [
+      files.map((f) => f.fileId),
+      files.map((f) => wordsOf(f.content)),
+      files.map((f) => withoutNul(f.content)),
+      files.map((f) => (f.content.includes("\0") ? Buffer.from(f.content, "utf8") : null)),
+      late,
+    ],
+  );
 }
 
 export async function deleteContent(q: Queryable, t: BuildTables, fileIds: readonly number[]): Promise<void> {

@@ -239,6 +239,8 @@ export function foldAscii(expr: string): string {
 /**
  * `content` is the text with NUL characters removed (PostgreSQL text cannot hold them) and `original` the exact text
  * as UTF-8 when it had any, so a file that holds NULs is still matched on the rest and read back unchanged.
+ * `words` is the file's distinct words (see content-queries.ts), what the trigram index covers and candidate queries
+ * check, a fraction of the text's size.
  * `late` marks text written by an in-place update: the build writes its text in file id order, so the table's
  * physical order is id order for every other row, which lets a candidate scan stream in id order without sorting
  * (see content-queries.ts).
@@ -248,7 +250,7 @@ export function foldAscii(expr: string): string {
 export function createBuildTablesSql(seq: number): string {
   const t = buildTables(seq);
   return `
-    CREATE TABLE ${t.content} (file_id bigint PRIMARY KEY, late boolean NOT NULL DEFAULT false, content text COLLATE "C" NOT NULL, original bytea);
+    CREATE TABLE ${t.content} (file_id bigint PRIMARY KEY, late boolean NOT NULL DEFAULT false, words text COLLATE "C" NOT NULL, content text COLLATE "C" NOT NULL, original bytea);
     CREATE TABLE ${t.symbols} (
       id bigint PRIMARY KEY,
       file_id bigint NOT NULL,
@@ -286,7 +288,7 @@ export function createBuildIndexesSql(seq: number, trigramSchema: string): strin
   const t = buildTables(seq);
   const name = (table: string, suffix: string) => ident(`${table}_${seq}_${suffix}`);
   return `
-    CREATE INDEX ${name("content", "trgm")} ON ${t.content} USING gin (content ${ident(trigramSchema)}.gin_trgm_ops);
+    CREATE INDEX ${name("content", "trgm")} ON ${t.content} USING gin (words ${ident(trigramSchema)}.gin_trgm_ops);
     CREATE INDEX ${name("content", "late")} ON ${t.content} (file_id) WHERE late;
     CREATE INDEX ${name("symbol", "name")} ON ${t.symbols} (${foldAscii("name")}, name, id);
     CREATE INDEX ${name("reference", "name")} ON ${t.references} (name, id);
