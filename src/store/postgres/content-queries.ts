@@ -62,6 +62,9 @@ function fileClauses(query: CandidateQuery, p: Params): string[] {
   return clauses;
 }
 
+/** A path prefix or extractor narrows a trigram scan to its files' ids only when they are at most this many. */
+const MAX_NARROWING_IDS = 2000;
+
 /** Ids of matching files per round trip of a scan: small at first (a visitor often stops early), larger as it goes on. */
 const FIRST_SCAN_BATCH = 16;
 const MAX_SCAN_BATCH = 256;
@@ -82,10 +85,12 @@ async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: Cand
       const p = new Params();
       const { clauses, indexed } = fragmentClauses(query, p);
       if (query.pathPrefix || query.excludeExtractor) {
+        // The file clauses are applied to each batch anyway (filesOf); narrowing the scan to those files' ids
+        // first pays when they are few, or when no word can use the trigram index (the scan would read every file).
         const fp = new Params();
         const scope = `f.repo_index_id = ${fp.add(indexId)}`;
         const ids = await q.rows<{ id: string | number }>(`SELECT f.id FROM repo_file f WHERE ${scope} AND ${fileClauses(query, fp).join(" AND ")}`, fp.values);
-        clauses.push(`x.file_id = ANY(${p.add(ids.map((r) => Number(r.id)))}::bigint[])`);
+        if (!indexed || ids.length <= MAX_NARROWING_IDS) clauses.push(`x.file_id = ANY(${p.add(ids.map((r) => Number(r.id)))}::bigint[])`);
       }
       const where = clauses.map((c) => ` AND ${c}`).join("");
       late = (await q.rows<{ id: string | number }>(`SELECT x.file_id AS id FROM ${t.content} x WHERE x.late${where} ORDER BY x.file_id`, p.values)).map((r) => Number(r.id));
