@@ -85,6 +85,29 @@ describe("PostgreSQL store internals", { skip: pgSkip() }, () => {
     }
   });
 
+  test("scans hold one connection each: a pool of one serves many at once without waiting on itself", async () => {
+    const url = fresh();
+    const store = await PostgresStore.open(url, { poolSize: 1 });
+    try {
+      const rows = Array.from({ length: 40 }, (_, i) => textRow(`f${String(i).padStart(2, "0")}.txt`, `shared needle ${i}`));
+      const id = await publish(store, rows);
+      const meta = { baseCommit: META.baseCommit, branch: "main", dirty: false };
+      await store.applyDelta(id, { meta, knowledge: null, stats: STATS, remove: [], upsert: [textRow("f05.txt", "shared needle, edited")], indexVersion: "v2" });
+      const scans = Array.from({ length: 6 }, async (_, k) => {
+        const seen: string[] = [];
+        await store.scanCandidates(id, { fragments: ["needle"] }, (c) => seen.push(c.file.path) < 10 + k);
+        const listed = await store.candidateFiles(id, { fragments: ["shared"] }, 100);
+        return { seen, listed: listed.files.length };
+      });
+      for (const [k, r] of (await Promise.all(scans)).entries()) {
+        assert.deepEqual(r.seen, rows.slice(0, 10 + k).map((x) => x.path));
+        assert.equal(r.listed, 40);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   test("a schema name that needs quoting", async () => {
     const base = new URL(pgTestUrl()!);
     const schema = `T ${randomBytes(3).toString("hex")} "q"`;

@@ -78,7 +78,7 @@ const MAX_SCAN_BATCH = 256;
  * few `late` rows an in-place update wrote are matched apart and merged in by id. A path prefix or an extractor
  * narrows the scan to those files' ids first.
  */
-async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: CandidateQuery): AsyncGenerator<number[]> {
+async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: CandidateQuery): AsyncGenerator<{ ids: number[]; q: Queryable }> {
   let late: number[] = [];
   const batches = db.cursor<{ id: string | number }>(
     async (q) => {
@@ -104,16 +104,17 @@ async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: Cand
     FIRST_SCAN_BATCH,
     MAX_SCAN_BATCH,
   );
-  for await (const rows of batches) {
+  for await (const { rows, q } of batches) {
     const merged: number[] = [];
     for (const r of rows) {
       const id = Number(r.id);
       while (late.length > 0 && late[0]! < id) merged.push(late.shift()!);
       merged.push(id);
     }
-    if (merged.length > 0) yield merged;
+    if (merged.length > 0) yield { ids: merged, q };
   }
-  if (late.length > 0) yield late;
+  // The cursor's transaction has ended and its connection is back in the pool: the last late ids use the pool.
+  if (late.length > 0) yield { ids: late, q: db };
 }
 
 interface ContentDbRow extends FileDbRow {
@@ -127,11 +128,11 @@ function textOf(r: { content: string; original: Buffer | null }): string {
 }
 
 /** Rows of matching ids that pass the file clauses, in id order. */
-async function filesOf<T>(db: Db, ids: number[], columns: string, t: BuildTables, query: CandidateQuery): Promise<T[]> {
+async function filesOf<T>(q: Queryable, ids: number[], columns: string, t: BuildTables, query: CandidateQuery): Promise<T[]> {
   if (ids.length === 0) return [];
   const p = new Params();
   const idParam = p.add(ids);
-  return db.rows<T>(
+  return q.rows<T>(
     `SELECT ${columns} FROM repo_file f JOIN ${t.content} x ON x.file_id = f.id WHERE f.id = ANY(${idParam}::bigint[]) AND ${fileClauses(query, p).join(" AND ")} ORDER BY f.id`,
     p.values,
   );
@@ -140,9 +141,9 @@ async function filesOf<T>(db: Db, ids: number[], columns: string, t: BuildTables
 export async function candidateFiles(db: Db, t: BuildTables, indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
   const keep = Math.max(0, Math.floor(limit));
   const files: CandidateFile[] = [];
-  for await (const ids of matchingIds(db, t, indexId, query)) {
+  for await (const { ids, q } of matchingIds(db, t, indexId, query)) {
     const rows = await filesOf<{ id: number; path: string; size_bytes: number; is_generated: boolean; is_vendored: boolean; is_secret_suspect: boolean }>(
-      db,
+      q,
       ids,
       "f.id, f.path, f.size_bytes, f.is_generated, f.is_vendored, f.is_secret_suspect",
       t,
@@ -158,8 +159,8 @@ export async function candidateFiles(db: Db, t: BuildTables, indexId: string, qu
 
 /** Visits matching files in file id order until `visit` returns false; see matchingIds. */
 export async function scanCandidates(db: Db, t: BuildTables, indexId: string, query: CandidateQuery, visit: (candidate: ContentCandidate) => boolean): Promise<void> {
-  for await (const ids of matchingIds(db, t, indexId, query)) {
-    for (const r of await filesOf<ContentDbRow>(db, ids, `${FILE_COLUMNS}, x.content, x.original`, t, query)) {
+  for await (const { ids, q } of matchingIds(db, t, indexId, query)) {
+    for (const r of await filesOf<ContentDbRow>(q, ids, `${FILE_COLUMNS}, x.content, x.original`, t, query)) {
       if (!visit({ file: toFileRow(r), content: textOf(r) })) return;
     }
   }

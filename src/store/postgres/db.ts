@@ -104,16 +104,22 @@ export class Db extends PgQueryable {
   /**
    * Streams a query's rows in batches through a server-side cursor in one read-only transaction: batches start at
    * `first` rows and double up to `max`; the query only runs as far as the consumer reads. `prepare` runs first in
-   * the same transaction (settings, helper queries) and returns the query.
+   * the same transaction (settings, helper queries) and returns the query. Each batch comes with that transaction's
+   * connection: whatever the consumer reads per batch goes through it, never through a second pooled connection
+   * (a scan waiting on the pool while holding a connection is how a full pool deadlocks).
    */
-  async *cursor<T>(prepare: (q: Queryable) => Promise<{ sql: string; params: readonly unknown[] }>, first: number, max: number): AsyncGenerator<T[]> {
+  async *cursor<T>(
+    prepare: (q: Queryable) => Promise<{ sql: string; params: readonly unknown[] }>,
+    first: number,
+    max: number,
+  ): AsyncGenerator<{ rows: T[]; q: Queryable }> {
     const { q, end } = await this.checkout("BEGIN READ ONLY");
     try {
       const { sql, params } = await prepare(q);
       await q.run(`DECLARE repoctx_scan NO SCROLL CURSOR FOR ${sql}`, params);
       for (let size = first; ; size = Math.min(size * 2, max)) {
         const rows = await q.rows<T>(`FETCH ${Math.floor(size)} FROM repoctx_scan`);
-        if (rows.length > 0) yield rows;
+        if (rows.length > 0) yield { rows, q };
         if (rows.length < size) break;
       }
     } catch (err) {
