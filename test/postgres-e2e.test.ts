@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { EXIT } from "../src/cli/exit-codes.js";
-import { storeLabel, withoutStoreSecret } from "../src/cli/setup.js";
+import { storeLabel, withoutStoreSecret } from "../src/store/store-url.js";
 import { defaultOperatorConfig, defaultReadPolicy } from "../src/config/schema.js";
 import { overlayProvider } from "../src/indexer/overlay.js";
 import { buildIndex, type IndexResult } from "../src/indexer/pipeline.js";

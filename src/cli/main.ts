@@ -23,7 +23,8 @@ import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, runServe, runServeHttp } from "./
 import { runEvalCommand } from "./commands/eval-cmd.js";
 import { contextArgs, formatFreshness, printContext, type ContextOptions } from "./commands/context-cmd.js";
 import { CONTEXT_PURPOSES, RENDER_TARGETS, TOKENIZERS } from "../query/context-package/types.js";
-import { setup, withoutStoreSecret, type CommonOptions, type Setup } from "./setup.js";
+import { setup, type CommonOptions, type Setup } from "./setup.js";
+import { withoutStoreSecret } from "../store/store-url.js";
 import { DEFAULT_AUDIT_LIMIT, formatAudit, parseSince } from "./commands/audit.js";
 
 function positiveInt(value: string): number {

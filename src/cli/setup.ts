@@ -6,7 +6,8 @@ import { dirname, join } from "node:path";
 import { createLogger, type Logger } from "../log.js";
 import { createAuditSink } from "../mcp/audit.js";
 import type { ServerDeps } from "../mcp/deps.js";
-import { isPostgresUrl, openStore } from "../store/open.js";
+import { openStore } from "../store/open.js";
+import { isPostgresUrl, storeLabel } from "../store/store-url.js";
 import type { Store } from "../store/store.js";
 
 /** HEAD is re-read at most this often for stale-index warnings. */
@@ -95,49 +96,4 @@ export async function serverDeps(s: Setup): Promise<ServerDeps> {
  */
 export function auditFile(storePath: string): string | undefined {
   return isPostgresUrl(storePath) ? undefined : join(dirname(storePath), "audit.jsonl");
-}
-
-/** Query parameters of a PostgreSQL URL that carry secrets (libpq reads `password` from the query string too). */
-const SECRET_PARAMS = /pass|secret|token|key/i;
-
-/** A store location safe to print: a SQLite path as it is, a PostgreSQL URL without its password. */
-export function storeLabel(location: string): string {
-  if (!isPostgresUrl(location)) return location;
-  let url: URL;
-  try {
-    url = new URL(location);
-  } catch {
-    return "postgres://(unparsable URL)";
-  }
-  if (url.password) url.password = "";
-  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.test(name)) url.searchParams.delete(name);
-  return url.toString();
-}
-
-/** `text` with the password of a PostgreSQL store URL masked, wherever an error message might have copied it. */
-export function withoutStoreSecret(text: string, location: string | undefined): string {
-  if (!location || !isPostgresUrl(location)) return text;
-  let secrets: string[];
-  try {
-    const url = new URL(location);
-    secrets = [url.password, ...[...url.searchParams].filter(([k]) => SECRET_PARAMS.test(k)).map(([, v]) => v)];
-  } catch {
-    return text.split(location).join(storeLabel(location));
-  }
-  let out = text.split(location).join(storeLabel(location));
-  for (const secret of secrets) {
-    if (secret.length === 0) continue;
-    out = out.split(secret).join("***");
-    const decoded = safeDecode(secret);
-    if (decoded !== secret) out = out.split(decoded).join("***");
-  }
-  return out;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

@@ -1,10 +1,6 @@
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
-
-/** A store location names PostgreSQL when it is a postgres:// or postgresql:// URL; anything else is a SQLite file. */
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
+import { isPostgresUrl } from "./store-url.js";
 
 /**
  * Opens the store a location names: a PostgreSQL URL (`?schema=` picks a schema, default `public`) or a SQLite

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { QueryError } from "../../query/errors.js";
+import { redactSecrets, safeDecode, urlSecrets } from "../store-url.js";
 
 /**
  * The PostgreSQL connection side of the store: the store URL (its `schema` parameter is ours, not libpq's), a pool
@@ -33,7 +34,7 @@ export function parseStoreUrl(url: string): StoreLocation {
   const schema = parsed.searchParams.get("schema") ?? DEFAULT_SCHEMA;
   if (schema.length === 0) throw new QueryError("index_unavailable", "the PostgreSQL store URL names an empty schema", "use ?schema=NAME or leave it out for public");
   parsed.searchParams.delete("schema");
-  const secrets = [parsed.password, safeDecode(parsed.password), parsed.searchParams.get("password") ?? ""].filter((s) => s.length > 0);
+  const secrets = urlSecrets(parsed);
   const host = parsed.hostname || parsed.searchParams.get("host") || "localhost";
   const port = parsed.port ? `:${parsed.port}` : "";
   const database = safeDecode(parsed.pathname.replace(/^\//, ""));
@@ -45,13 +46,6 @@ export function parseStoreUrl(url: string): StoreLocation {
   };
 }
 
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
 
 /** A double-quoted SQL identifier. Identifiers come from trusted code or the store URL's schema name, never from data. */
 export function ident(name: string): string {
@@ -104,18 +98,12 @@ export function isUnavailable(err: unknown): boolean {
   return UNAVAILABLE_MESSAGES.test(err.message);
 }
 
-/** A message with every secret of the location blanked out. */
-export function redactSecrets(message: string, location: StoreLocation): string {
-  let out = message;
-  for (const s of location.secrets) out = out.split(s).join("***");
-  return out;
-}
 
 /** A connection failure as `index_unavailable`; anything else unchanged (a failing query is a bug, not an outage). */
 export function translateError(err: unknown, location: StoreLocation): unknown {
   if (err instanceof QueryError || !isUnavailable(err)) return err;
   const e = err as Error & { code?: string };
-  const reason = redactSecrets(e.message || e.code || "connection failed", location);
+  const reason = redactSecrets(e.message || e.code || "connection failed", location.secrets);
   return new QueryError(
     "index_unavailable",
     `the PostgreSQL store ${location.description} is unavailable: ${reason}`,
