@@ -5,13 +5,14 @@
 # As root, the server runs as the `postgres` user (PostgreSQL refuses to run as root).
 set -euo pipefail
 cmd=${1:?start|stop}
-dir=${2:?data directory}
+dir=$(realpath -m "${2:?data directory}")
 port=${3:-54329}
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -n "$bindir" ] || { echo "PostgreSQL server binaries not found (apt-get install postgresql-15)" >&2; exit 1; }
 
+# From / so that the server's owner never needs to enter the caller's working directory.
 as_owner() {
-  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 case "$cmd" in
