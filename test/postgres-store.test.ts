@@ -138,7 +138,8 @@ describe("PostgreSQL store internals", { skip: pgSkip() }, () => {
       const one = await buildTables();
       assert.equal(one.length, 5, one.join());
       const trgm = await client.query("SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%gin_trgm_ops%'", [schema]);
-      assert.equal(trgm.rows.length, 1, "the content table has its trigram index");
+      assert.equal(trgm.rows.length, 2, "the content table has its trigram index, and a partial one over files tree-sitter did not parse");
+      assert.equal(trgm.rows.filter((r: { indexdef: string }) => /WHERE \(NOT parsed\)/.test(r.indexdef)).length, 1);
       const second = await publish(store, [textRow("b.txt", "beta")]);
       const two = await buildTables();
       assert.equal(two.length, 5, "the superseded build's tables are gone");

@@ -92,6 +92,8 @@ async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: Cand
         const ids = await q.rows<{ id: string | number }>(`SELECT f.id FROM repo_file f WHERE ${scope} AND ${fileClauses(query, fp).join(" AND ")}`, fp.values);
         if (!indexed || ids.length <= MAX_NARROWING_IDS) clauses.push(`x.file_id = ANY(${p.add(ids.map((r) => Number(r.id)))}::bigint[])`);
       }
+      // Files parsed by tree-sitter are known in the content table itself: the partial trigram index skips them.
+      if (query.excludeExtractor === "tree-sitter") clauses.push("NOT x.parsed");
       const where = clauses.map((c) => ` AND ${c}`).join("");
       late = (await q.rows<{ id: string | number }>(`SELECT x.file_id AS id FROM ${t.content} x WHERE x.late${where} ORDER BY x.file_id`, p.values)).map((r) => Number(r.id));
       // With a trigram to look up, the GIN index narrows the text to check; a cursor's planner favours a fast-start
@@ -183,12 +185,19 @@ export async function getContent(q: Queryable, t: BuildTables, indexId: string, 
  * Writes a batch of files' text (files without text have none). `late`: written by an in-place update, after the
  * build wrote the rest in id order (see matchingIds).
  */
-export async function insertContent(q: Queryable, t: BuildTables, files: readonly { fileId: number; content: string }[], late = false): Promise<void> {
+export async function insertContent(
+  q: Queryable,
+  t: BuildTables,
+  files: readonly { fileId: number; content: string; parsed: boolean }[],
+  late = false,
+): Promise<void> {
   if (files.length === 0) return;
   await q.run(
-    `INSERT INTO ${t.content} (file_id, late, words, content, original) SELECT f, $5, w, c, o FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bytea[]) AS u(f, w, c, o)`,
+    `INSERT INTO ${t.content} (file_id, late, parsed, words, content, original)
+     SELECT f, $6, p, w, c, o FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::text[], $5::bytea[]) AS u(f, p, w, c, o)`,
     [
       files.map((f) => f.fileId),
+      files.map((f) => f.parsed),
       files.map((f) => wordsOf(f.content)),
       files.map((f) => withoutNul(f.content)),
       files.map((f) => (f.content.includes("\0") ? Buffer.from(f.content, "utf8") : null)),

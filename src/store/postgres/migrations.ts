@@ -241,6 +241,8 @@ export function foldAscii(expr: string): string {
  * as UTF-8 when it had any, so a file that holds NULs is still matched on the rest and read back unchanged.
  * `words` is the file's distinct words (see content-queries.ts), what the trigram index covers and candidate queries
  * check, a fraction of the text's size.
+ * `parsed` marks files whose symbols came from tree-sitter: lexical mentions leave them out, and a partial trigram
+ * index over the other files (a minority) answers that search without checking the parsed ones' words.
  * `late` marks text written by an in-place update: the build writes its text in file id order, so the table's
  * physical order is id order for every other row, which lets a candidate scan stream in id order without sorting
  * (see content-queries.ts).
@@ -250,7 +252,14 @@ export function foldAscii(expr: string): string {
 export function createBuildTablesSql(seq: number): string {
   const t = buildTables(seq);
   return `
-    CREATE TABLE ${t.content} (file_id bigint PRIMARY KEY, late boolean NOT NULL DEFAULT false, words text COLLATE "C" NOT NULL, content text COLLATE "C" NOT NULL, original bytea);
+    CREATE TABLE ${t.content} (
+      file_id bigint PRIMARY KEY,
+      late boolean NOT NULL DEFAULT false,
+      parsed boolean NOT NULL DEFAULT false,
+      words text COLLATE "C" NOT NULL,
+      content text COLLATE "C" NOT NULL,
+      original bytea
+    );
     CREATE TABLE ${t.symbols} (
       id bigint PRIMARY KEY,
       file_id bigint NOT NULL,
@@ -290,6 +299,7 @@ export function createBuildIndexesSql(seq: number, trigramSchema: string): strin
   return `
     CREATE INDEX ${name("content", "trgm")} ON ${t.content} USING gin (words ${ident(trigramSchema)}.gin_trgm_ops);
     CREATE INDEX ${name("content", "late")} ON ${t.content} (file_id) WHERE late;
+    CREATE INDEX ${name("content", "unparsed")} ON ${t.content} USING gin (words ${ident(trigramSchema)}.gin_trgm_ops) WHERE NOT parsed;
     CREATE INDEX ${name("symbol", "name")} ON ${t.symbols} (${foldAscii("name")}, name, id);
     CREATE INDEX ${name("reference", "name")} ON ${t.references} (name, id);
     CREATE INDEX ${name("term", "term")} ON ${t.terms} (term) INCLUDE (file_id, fields);

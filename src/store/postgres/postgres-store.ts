@@ -167,7 +167,8 @@ export class PostgresStore implements Store {
   ): Promise<void> {
     if (rows.length === 0) return;
     await q.run(insertFilesSql(), fileColumns(indexId, rows));
-    await content.insertContent(q, t, rows.flatMap(({ id, f }) => (f.content !== null ? [{ fileId: id, content: f.content }] : [])), late);
+    const texts = rows.flatMap(({ id, f }) => (f.content !== null ? [{ fileId: id, content: f.content, parsed: f.symbolExtractor === "tree-sitter" }] : []));
+    await content.insertContent(q, t, texts, late);
     if (withTerms) await insertTerms(q, t, this.stemmer, rows.flatMap(({ id, f }) => (f.terms ? [{ fileId: id, terms: f.terms }] : [])));
     await symbols.insertExtractions(q, t, rows.flatMap(({ id, f }) => (f.extraction ? [{ fileId: id, extraction: f.extraction }] : [])));
     for (const [from, tables] of sources) {

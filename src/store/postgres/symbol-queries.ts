@@ -105,6 +105,20 @@ export async function deleteExtractions(q: Queryable, t: BuildTables, fileIds: r
   }
 }
 
+/**
+ * A clause keeping a symbol or reference `column` (its id) inside the id range of the files under a path prefix:
+ * a build writes files in path order, so their ids are one range (files an in-place update added widen it; the
+ * path clause still decides). With it the name index walks that range alone, where a join on paths leaves the
+ * planner guessing how many files a prefix holds.
+ */
+async function prefixIdRange(db: Queryable, indexId: string, prefix: string, column: string, p: Params): Promise<string> {
+  const r = (await db.one<{ lo: number | null; hi: number | null }>(
+    "SELECT MIN(id) AS lo, MAX(id) AS hi FROM repo_file WHERE repo_index_id = $1 AND path >= $2 AND path < $3",
+    [indexId, prefix, prefixUpperBound(prefix)],
+  ))!;
+  return `${column} BETWEEN ${p.add((r.lo ?? 0) * S)} AND ${p.add(r.hi === null ? -1 : (r.hi + 1) * S - 1)}`;
+}
+
 function filters(clauses: string[], p: Params, q: { kinds?: string[]; language?: string; pathPrefix?: string }, kindColumn: string): void {
   if (q.kinds && q.kinds.length > 0) clauses.push(`${kindColumn} = ANY(${p.add(q.kinds)}::text[])`);
   if (q.language) clauses.push(`f.language = ${p.add(q.language)}`);
@@ -122,13 +136,7 @@ export async function findSymbols(db: Queryable, t: BuildTables, indexId: string
   }
   filters(clauses, p, q, "s.kind");
   const byName = q.name !== undefined || q.namePrefix !== undefined || q.path !== undefined;
-  if (!byName && q.pathPrefix) {
-    const r = (await db.one<{ lo: number | null; hi: number | null }>(
-      "SELECT MIN(id) AS lo, MAX(id) AS hi FROM repo_file WHERE repo_index_id = $1 AND path >= $2 AND path < $3",
-      [indexId, q.pathPrefix, prefixUpperBound(q.pathPrefix)],
-    ))!;
-    clauses.push(`s.id BETWEEN ${p.add((r.lo ?? 0) * S)} AND ${p.add(r.hi === null ? -1 : (r.hi + 1) * S - 1)}`);
-  }
+  if (!byName && q.pathPrefix) clauses.push(await prefixIdRange(db, indexId, q.pathPrefix, "s.id", p));
   const order = byName ? "f.path, s.start_line, s.id" : "s.id";
   const rows = await db.rows<SymbolDbRow<PgTypes>>(
     `SELECT ${FILE_COLUMNS}, ${SYMBOL_COLUMNS}
@@ -144,6 +152,7 @@ export async function findReferences(db: Queryable, t: BuildTables, indexId: str
   const p = new Params();
   const clauses = [`r.name = ${p.add(q.name)}`, `f.repo_index_id = ${p.add(indexId)}`];
   filters(clauses, p, q, "r.kind");
+  if (q.pathPrefix) clauses.push(await prefixIdRange(db, indexId, q.pathPrefix, "r.id", p));
   const rows = await db.rows<ReferenceDbRow<PgTypes>>(
     `SELECT ${FILE_COLUMNS}, ${REFERENCE_COLUMNS}
      FROM ${t.references} r JOIN repo_file f ON f.id = r.file_id LEFT JOIN ${t.symbols} e ON e.id = r.enclosing_id
