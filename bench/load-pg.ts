@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { CLK_TCK, isLoopbackHost } from "./load-server.js";
+import { dropPgSchema, splitSchema } from "./pg-size.mjs";
 
 export interface PgServer {
   /** Base URL (no schema). */
@@ -117,24 +118,15 @@ export function freshSchemaUrl(base: string): { url: string; schema: string } {
   return { url: url.toString(), schema };
 }
 
-export async function dropSchema(base: string, schema: string): Promise<void> {
+/** Drops a schema freshSchemaUrl named (only those: the name must be a load_ one). */
+export async function dropSchema(location: string, schema: string): Promise<void> {
   if (!/^load_[a-z0-9_]+$/.test(schema)) return;
-  const url = new URL(base);
-  url.searchParams.delete("schema");
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } finally {
-    await client.end();
-  }
+  await dropPgSchema(location);
 }
 
 /** Server-side connection count of the database (to see the server's pool under load). */
 export async function pgConnections(base: string): Promise<number | null> {
-  const url = new URL(base);
-  url.searchParams.delete("schema");
-  const client = new pg.Client({ connectionString: url.toString() });
+  const client = new pg.Client({ connectionString: splitSchema(base).url });
   try {
     await client.connect();
     const r = await client.query<{ n: string }>("SELECT count(*)::text AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
@@ -146,5 +138,3 @@ export async function pgConnections(base: string): Promise<number | null> {
   }
 }
 
-/** The URL with any password masked, for reports. */
-export const maskUrl = (url: string): string => url.replace(/(\/\/[^:/@]*):[^@]*@/, "$1:***@");

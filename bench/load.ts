@@ -16,7 +16,8 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { CLI_PATH, REPO_ROOT } from "./dist.js";
 import { closeClient, connectClient, describeError, PhaseStats, probeVariants, runClient, type LoadClient, type Window } from "./load-client.js";
-import { assertLoopbackPg, dropSchema, freshSchemaUrl, maskUrl, pgConnections, pgServer, type PgServer } from "./load-pg.js";
+import { assertLoopbackPg, dropSchema, freshSchemaUrl, pgConnections, pgServer, type PgServer } from "./load-pg.js";
+import { storeLabel } from "../src/store/store-url.js";
 import { storeReport, summaryMarkdown, totalErrors, type StoreKind, type StoreRun } from "./load-report.js";
 import { ServerProcess } from "./load-server.js";
 import { deriveWorkload, picker, seededRandom, type Workload } from "./load-workload.js";
@@ -229,7 +230,7 @@ async function measureStore(kind: StoreKind, o: Options, p: Prepared, pg: PgServ
     location = fresh.url;
     schema = fresh.schema;
   }
-  say(`${kind}: indexing ${p.repo} into ${maskUrl(location)}`);
+  say(`${kind}: indexing ${p.repo} into ${storeLabel(location)}`);
   const indexMs = await runIndex(p.repo, location, p.policy);
   say(`${kind}: indexed in ${(indexMs / MS_PER_S).toFixed(1)} s; starting the server`);
 
@@ -325,11 +326,11 @@ async function measureStore(kind: StoreKind, o: Options, p: Prepared, pg: PgServ
   const settled = server.sample();
   const exit = await server.stop();
   clearTimeout(hard);
-  if (schema && pg && !pg.owned) await dropSchema(pg.url, schema).catch((err: unknown) => say(`could not drop schema ${schema}: ${describeError(err)}`));
+  if (schema && pg && !pg.owned) await dropSchema(location, schema).catch((err: unknown) => say(`could not drop schema ${schema}: ${describeError(err)}`));
 
   return {
     store: kind,
-    location: maskUrl(location),
+    location: storeLabel(location),
     indexMs,
     clientsRequested: o.clients,
     clientsConnected: clients.length,
@@ -427,7 +428,7 @@ async function main(): Promise<number> {
     pg = await pgServer(REPO_ROOT, o.pgUrl);
     const owned = pg;
     cleanups.push(() => owned.stopSync());
-    say(`PostgreSQL: ${maskUrl(pg.url)}${pg.owned ? " (throwaway cluster)" : ""}`);
+    say(`PostgreSQL: ${storeLabel(pg.url)}${pg.owned ? " (throwaway cluster)" : ""}`);
   }
 
   const runs: StoreRun[] = [];

@@ -5,6 +5,7 @@ import { runJsonChild } from "./child.js";
 import { REPO_ROOT } from "./dist.js";
 import { storeBytes } from "./stats.js";
 import { dropPgSchema, pgSchemaBytes } from "./pg-size.mjs";
+import { isPostgresUrl } from "../src/store/store-url.js";
 
 /** Plain JavaScript, run by `node` alone so the TypeScript loader's memory is not charged to the indexer. */
 const CHILD_SCRIPT = join(REPO_ROOT, "bench", "index-child.mjs");
@@ -59,11 +60,9 @@ export interface IndexRunOptions {
   cpuProfileDir?: string;
 }
 
-const isPostgres = (location: string): boolean => /^postgres(ql)?:\/\//i.test(location);
-
 /** A full build into an empty store: a SQLite file deleted first, or a PostgreSQL store's schema dropped first. */
 export async function measureIndex(root: string, location: string, opts: IndexRunOptions = {}): Promise<IndexMeasurement> {
-  if (isPostgres(location)) {
+  if (isPostgresUrl(location)) {
     await dropPgSchema(location);
   } else {
     mkdirSync(dirname(location), { recursive: true });
@@ -101,7 +100,7 @@ export async function measureIncremental(root: string, dbPath: string, relPath: 
 async function runIndexChild(root: string, dbPath: string, opts: IndexRunOptions): Promise<IndexMeasurement> {
   const nodeArgs = opts.cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProfileDir] : [];
   const result = await runJsonChild<IndexChildResult>([...nodeArgs, CHILD_SCRIPT, root, dbPath], "index child");
-  if (!isPostgres(dbPath)) return { ...result, storeAfterClose: storeBytes(dbPath) };
+  if (!isPostgresUrl(dbPath)) return { ...result, storeAfterClose: storeBytes(dbPath) };
   const db = await pgSchemaBytes(dbPath);
   return { ...result, storeAfterClose: { db, wal: 0, shm: 0, total: db } };
 }

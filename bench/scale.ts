@@ -18,6 +18,7 @@ import { measureQueries } from "./measure-queries.js";
 import { measureRg } from "./measure-rg.js";
 import { measureSymbolLookups } from "./measure-symbols.js";
 import { queriesFor, symbolLookupsFor } from "./queries.js";
+import { storeLabel } from "../src/store/store-url.js";
 import { GIB, MIB, fmtBytes, fmtInt, fmtMs, percentile } from "./stats.js";
 
 const BENCHMARKS_FILE = join(REPO_ROOT, "BENCHMARKS.md");
@@ -86,12 +87,9 @@ function withSchema(url: string, schema: string): string {
   return u.toString();
 }
 
-/** The URL without its password, for the report. */
+/** A location for the report: a file relative to the repository, a URL without its password. */
 function shown(location: string): string {
-  if (!/^postgres(ql)?:\/\//i.test(location)) return location.startsWith(REPO_ROOT) ? location.slice(REPO_ROOT.length) : location;
-  const u = new URL(location);
-  u.password = "";
-  return u.toString();
+  return location.startsWith(REPO_ROOT) ? location.slice(REPO_ROOT.length) : storeLabel(location);
 }
 
 async function measureStore(kind: StoreKind, location: string, root: string, opts: Options): Promise<StoreResult> {
