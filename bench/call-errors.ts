@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Envelope } from "../src/mcp/envelope.js";
-import type { Logger } from "../src/log.js";
+import type { Logger } from "../src/core/log.js";
 
 export interface CallError {
   /** The tool or resource, and the lookup's label. */

@@ -10,7 +10,7 @@ import type * as RunToolModule from "../src/mcp/run-tool.js";
 import type * as ToolsModule from "../src/mcp/tools/index.js";
 import type * as ResourcesModule from "../src/mcp/resources/index.js";
 import type * as SchemaModule from "../src/config/schema.js";
-import type * as LogModule from "../src/log.js";
+import type * as LogModule from "../src/core/log.js";
 import type * as RepoInfoModule from "../src/indexer/repo-info.js";
 import type * as TokensModule from "../src/query/context-package/tokens.js";
 import type * as RankedModule from "../src/query/hybrid/search.js";

@@ -14,7 +14,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { INJECTION_RULE_IDS, detectInstructionLikeText, type InstructionLikeMatch } from "../src/policy/injection.js";
+import { INJECTION_RULE_IDS, detectInstructionLikeText } from "../src/policy/injection.js";
+import type { InstructionLikeMatch } from "../src/core/instructions.js";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const CORPUS_DIR = join(REPO_ROOT, "test", "fixtures", "injection-corpus");

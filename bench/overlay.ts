@@ -9,12 +9,13 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { defaultReadPolicy } from "../src/config/schema.js";
-import { buildOverlay, type WorkingTreeOverlay } from "../src/indexer/overlay.js";
-import { silentLogger } from "../src/log.js";
+import { buildOverlay } from "../src/indexer/overlay.js";
+import { silentLogger } from "../src/core/log.js";
 import { runTool } from "../src/mcp/run-tool.js";
 import { findTool } from "../src/mcp/tools/index.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { BENCH_DIR } from "./corpus.js";
+import type { WorkingTreeOverlay } from "../src/store/overlay-store.js";
 
 const PASSES = 5;
 const PROBE = "overlay_probe_function_xyz";

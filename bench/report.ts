@@ -2,10 +2,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { Corpus } from "./corpus.js";
 import type { MachineInfo } from "./machine.js";
-import type { IndexMeasurement } from "./measure-index.js";
+import type { IncrementalMeasurement, IndexMeasurement } from "./measure-index.js";
 import type { ContextMeasurement } from "./measure-context.js";
 import type { KnowledgeMeasurement } from "./measure-knowledge.js";
-import type { IncrementalMeasurement } from "./measure-index.js";
 import type { OverlayMeasurement } from "./overlay.js";
 import type { QueryMeasurement } from "./measure-queries.js";
 import type { RgMeasurement } from "./measure-rg.js";

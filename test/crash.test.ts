@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { defaultReadPolicy } from "../src/config/schema.js";
-import { silentLogger } from "../src/log.js";
+import { silentLogger } from "../src/core/log.js";
 import { runTool } from "../src/mcp/run-tool.js";
 import { findTool } from "../src/mcp/tools/index.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";

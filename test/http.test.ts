@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { resolveHttpSettings, type HttpSettings } from "../src/config/http.js";
 import { ConfigError } from "../src/config/resolve.js";
 import { HttpConfigSchema } from "../src/config/schema.js";
-import type { Logger } from "../src/log.js";
+import type { Logger } from "../src/core/log.js";
 import { repoSet, type ServedRepos } from "../src/mcp/deps.js";
 import type { Envelope } from "../src/mcp/envelope.js";
 import { serverVersion } from "../src/mcp/server.js";

@@ -1,14 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import {
-  TRUST_LEVELS,
-  isDocPath,
-  isInstructionFile,
-  isMetadataFile,
-  isTestPath,
-  trustLevelFor,
-  type TrustLevel,
-} from "../src/policy/labels.js";
+import { isDocPath, isInstructionFile, isMetadataFile, isTestPath, trustLevelFor } from "../src/policy/labels.js";
+import { TRUST_LEVELS, type TrustLevel } from "../src/core/evidence.js";
 
 function label(path: string, opts: { generated?: boolean; instructionLike?: boolean } = {}): TrustLevel {
   return trustLevelFor({ path, isGenerated: opts.generated ?? false, hasInstructionLikeText: opts.instructionLike ?? false });

@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { defaultOperatorConfig, defaultReadPolicy } from "../src/config/schema.js";
 import { currentHead } from "../src/indexer/repo-info.js";
-import { silentLogger } from "../src/log.js";
+import { silentLogger } from "../src/core/log.js";
 import { createAuditSink } from "../src/mcp/audit.js";
 import { openClient, openHarness, type Harness } from "./helpers/harness.js";
 import { LEAKY_DIFF, SECRETS, TASKS_DIR, everyToolCall } from "./helpers/tool-calls.js";

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { detectLanguage } from "../src/indexer/classify.js";
 import { buildGraphFrom, isManifestPath, moduleOf, testCommandFor } from "../src/indexer/knowledge/manifests.js";
-import type { BuildGraph, ManifestFile, PathInfo, RepoModule } from "../src/indexer/knowledge/types.js";
+import type { BuildGraph, ManifestFile, PathInfo, RepoModule } from "../src/core/knowledge.js";
 
 /**
  * A repository as the indexer hands it over: every key is an indexed path; a string value is the text of a

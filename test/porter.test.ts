@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
-import { fileTerms } from "../src/indexer/terms.js";
+import { fileTerms } from "../src/core/terms.js";
 import { createTermsTableSql } from "../src/store/sqlite/migrations.js";
 import { porterStem } from "../src/store/porter.js";
 

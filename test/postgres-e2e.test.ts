@@ -11,7 +11,7 @@ import { defaultOperatorConfig, defaultReadPolicy } from "../src/config/schema.j
 import { overlayProvider } from "../src/indexer/overlay.js";
 import { buildIndex, type IndexResult } from "../src/indexer/pipeline.js";
 import { currentHead } from "../src/indexer/repo-info.js";
-import { silentLogger } from "../src/log.js";
+import { silentLogger } from "../src/core/log.js";
 import { createAuditSink } from "../src/mcp/audit.js";
 import { openStore } from "../src/store/open.js";
 import type { Store } from "../src/store/store.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { QueryError } from "../src/query/errors.js";
+import { QueryError } from "../src/core/errors.js";
 import { openStore } from "../src/store/open.js";
 import type { Store } from "../src/store/store.js";
 import { META, STATS, textRow } from "./helpers/contract-data.js";

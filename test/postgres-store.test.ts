@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { describe, test } from "node:test";
 import pg from "pg";
-import { QueryError } from "../src/query/errors.js";
+import { QueryError } from "../src/core/errors.js";
 import { PostgresStore } from "../src/store/postgres/postgres-store.js";
 import { MIGRATIONS } from "../src/store/postgres/migrations.js";
 import { wordPatterns, wordsOf } from "../src/store/postgres/content-queries.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { defaultReadPolicy } from "../src/config/schema.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
-import { silentLogger } from "../src/log.js";
+import { silentLogger } from "../src/core/log.js";
 import type { Envelope } from "../src/mcp/envelope.js";
 import { unwrapUntrusted, wrapUntrusted } from "../src/policy/wrapper.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";

@@ -9,7 +9,7 @@ import { defaultOperatorConfig, defaultReadPolicy } from "../src/config/schema.j
 import { buildIndex } from "../src/indexer/pipeline.js";
 import { currentHead } from "../src/indexer/repo-info.js";
 import { externalEmbeddings } from "../src/indexer/semantic/provider.js";
-import { silentLogger } from "../src/log.js";
+import { silentLogger } from "../src/core/log.js";
 import type { Envelope } from "../src/mcp/envelope.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import { PolicyFileSchema, defaultReadPolicy } from "../src/config/schema.js";
-import type { SemanticMeta } from "../src/indexer/semantic/meta.js";
+import type { SemanticMeta } from "../src/core/semantic.js";
 import { MODEL_FORMAT, SemanticModel, lightStem } from "../src/indexer/semantic/model.js";
 import {
   EmbeddingProviderError,

@@ -4,9 +4,9 @@ import { appendFileSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { after, afterEach, before, describe, test } from "node:test";
 import { buildIndex, updateIndex, type IndexResult } from "../src/indexer/pipeline.js";
-import type { ExtractedReference } from "../src/indexer/symbols/types.js";
+import type { ExtractedReference } from "../src/core/symbols.js";
 import { ExtractionPool } from "../src/indexer/symbols/pool.js";
-import { queryTerms, termCount } from "../src/indexer/terms.js";
+import { queryTerms, termCount } from "../src/core/terms.js";
 import { FIELD_BIT, RANK_FIELDS, normalizeRankTerms, scoreFiles, type TermPostings } from "../src/store/bm25f.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { CandidateQuery, FieldValues, FileEdge, FileInput, IndexDelta, IndexMeta, RankQuery, Store } from "../src/store/store.js";

@@ -7,8 +7,8 @@ import Database from "better-sqlite3";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { MIGRATIONS, buildTables } from "../src/store/sqlite/migrations.js";
 import type { FileInput, IndexMeta, RankQuery } from "../src/store/store.js";
-import { fileTerms } from "../src/indexer/terms.js";
-import { QueryError } from "../src/query/errors.js";
+import { fileTerms } from "../src/core/terms.js";
+import { QueryError } from "../src/core/errors.js";
 import { textFile } from "./helpers/rows.js";
 
 /** What only the SQLite store has: its migration table and per-build tables. The Store contract is store-contract.test.ts. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { before, describe, test } from "node:test";
 import { SymbolExtractor } from "../src/indexer/symbols/extract.js";
 import { LANGUAGES } from "../src/indexer/symbols/languages.js";
-import type { Extraction } from "../src/indexer/symbols/types.js";
+import type { Extraction } from "../src/core/symbols.js";
 import { assertGolden } from "./helpers/golden.js";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/symbols/", import.meta.url));

@@ -10,7 +10,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { defaultOperatorConfig, defaultReadPolicy, type ReadPolicy, type TaskSource } from "../src/config/schema.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
 import { currentHead } from "../src/indexer/repo-info.js";
-import { silentLogger } from "../src/log.js";
+import { silentLogger } from "../src/core/log.js";
 import type { Envelope } from "../src/mcp/envelope.js";
 import type { TaskContext } from "../src/query/task-context.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { buildIndex, type IndexResult } from "../src/indexer/pipeline.js";
-import { MAX_BODY_TERMS, fileTerms, queryTerms, splitIdentifier, termCount } from "../src/indexer/terms.js";
+import { MAX_BODY_TERMS, fileTerms, queryTerms, splitIdentifier, termCount } from "../src/core/terms.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { FieldValues, RankQuery } from "../src/store/store.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";

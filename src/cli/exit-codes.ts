@@ -1,4 +1,4 @@
-import type { ErrorCategory } from "../query/errors.js";
+import type { ErrorCategory } from "../core/errors.js";
 
 /** Exit codes scripts can rely on; one per public error category. */
 export const EXIT = {

@@ -5,7 +5,7 @@ import { ConfigError } from "../config/resolve.js";
 import { CHANGE_TYPES } from "../query/change-impact.js";
 import { serverVersion } from "../mcp/server.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
-import { QueryError } from "../query/errors.js";
+import { QueryError } from "../core/errors.js";
 import { printIndexResult, runIndex } from "./commands/index-cmd.js";
 import {
   callTool,

@@ -3,7 +3,7 @@ import type { OperatorConfig, ReadPolicy } from "../config/schema.js";
 import { overlayProvider } from "../indexer/overlay.js";
 import { currentHead } from "../indexer/repo-info.js";
 import { dirname, join } from "node:path";
-import { createLogger, type Logger } from "../log.js";
+import { createLogger, type Logger } from "../core/log.js";
 import { createAuditSink } from "../mcp/audit.js";
 import type { ServerDeps } from "../mcp/deps.js";
 import { openStore } from "../store/open.js";

@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from "node:fs";
 import { relative, sep } from "node:path";
-import type { Logger } from "../log.js";
+import type { Logger } from "../core/log.js";
 
 /** Quiet time after the last change before a rebuild starts. */
 export const DEFAULT_DEBOUNCE_MS = 1500;

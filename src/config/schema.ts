@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INSTRUCTION_ACTIONS, INSTRUCTION_CATEGORIES } from "../core/instructions.js";
 
 /** Upper bounds an operator may set; beyond them a single call could pull a whole repository into a prompt. */
 const MAX_SLICE_LINES_CEILING = 5000;
@@ -31,37 +32,6 @@ export const ReadPolicySchema = z.strictObject({
 
 export type ReadPolicy = z.infer<typeof ReadPolicySchema>;
 
-/** What an instruction asks for or forbids, in words the resolver can compare (text alone is for the model). */
-export const INSTRUCTION_CATEGORIES = [
-  "safety",
-  "build_command",
-  "test_command",
-  "style",
-  "forbidden_path",
-  "forbidden_action",
-  "scope",
-  "pr_expectation",
-  "other",
-] as const;
-export type InstructionCategory = (typeof INSTRUCTION_CATEGORIES)[number];
-
-/** Actions instructions forbid or require: a closed vocabulary, so conflicts are found by comparison, not guessed. */
-export const INSTRUCTION_ACTIONS = [
-  "push_protected_branch",
-  "force_push",
-  "skip_tests",
-  "delete_tests",
-  "disable_checks",
-  "network_egress",
-  "remote_execution",
-  "edit_generated",
-  "expose_secrets",
-  "modify_ci",
-  "add_dependency",
-  "edit_migrations",
-  "unbounded_refactor",
-] as const;
-export type InstructionAction = (typeof INSTRUCTION_ACTIONS)[number];
 
 const MAX_OPERATOR_RULES = 100;
 const MAX_RULE_TEXT = 1000;

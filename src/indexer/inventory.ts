@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { lstat, readFile, realpath } from "node:fs/promises";
 import { join, sep } from "node:path";
+import { countLines, sha256 } from "../core/hash.js";
 import type { FileInput, SkipReason } from "../store/store.js";
 import { isDocPath } from "../policy/labels.js";
 import { detectInstructionLikeText } from "../policy/injection.js";
@@ -13,21 +13,6 @@ export interface InventoryOptions {
   secretScanner: SecretScanner;
 }
 
-export function sha256(data: Uint8Array | string): string {
-  return `sha256:${createHash("sha256").update(data).digest("hex")}`;
-}
-
-/** Newline count, plus one for a last line without a trailing newline. */
-export function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let n = 0;
-  let i = text.indexOf("\n");
-  while (i !== -1) {
-    n += 1;
-    i = text.indexOf("\n", i + 1);
-  }
-  return text.endsWith("\n") ? n : n + 1;
-}
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 

@@ -1,30 +1,10 @@
-import type { FileRow, IndexRow, Store } from "../store/store.js";
+import type { IndexRow, Store } from "../store/store.js";
 import { candidatePaths, readChanges } from "./changes.js";
 import { gitStatusPaths, gitTextOrNull } from "./git.js";
 import { extractFileSymbols } from "./pipeline.js";
 import { createSecretScanner } from "./secrets.js";
 import { ExtractionPool } from "./symbols/pool.js";
-import type { Extraction } from "./symbols/types.js";
-import type { FileTerms } from "./terms.js";
-
-/**
- * The working-tree overlay: files that differ from the ready index (edited, added, or deleted since it was built)
- * read from disk, with their own hashes and symbols, so answers about code the agent is editing are current.
- */
-export interface OverlayFile {
-  row: FileRow;
-  content: string | null;
-  extraction: Extraction | null;
-  /** Ranking terms from the text on disk (null for a skipped file). */
-  terms: FileTerms | null;
-}
-
-export interface WorkingTreeOverlay {
-  /** Edited or new files, by path. */
-  changed: Map<string, OverlayFile>;
-  /** Indexed files no longer in the work tree. */
-  deleted: Set<string>;
-}
+import type { WorkingTreeOverlay } from "../store/overlay-store.js";
 
 /** Files served from disk at most; beyond this a reindex is the right tool. */
 export const MAX_OVERLAY_FILES = 200;

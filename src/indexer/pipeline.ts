@@ -1,10 +1,11 @@
+import { EXTRACTOR_VERSION } from "../core/index-format.js";
 import { createHash } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import type { FileInput, IndexStats, ReusableExtraction, Store } from "../store/store.js";
 import { inventoryFile, type InventoryOptions } from "./inventory.js";
 import { KnowledgeCollector, changesKnowledge, knowledgeReadsText } from "./knowledge/stage.js";
-import type { RepoKnowledge } from "./knowledge/types.js";
+import type { RepoKnowledge } from "../core/knowledge.js";
 import { candidatePaths, readChanges, type WorkTreeChanges } from "./changes.js";
 import { gitStatusPaths } from "./git.js";
 import { readRepoInfo, type RepoInfo } from "./repo-info.js";
@@ -14,12 +15,10 @@ import { extractLexical } from "./symbols/lexical.js";
 import { ExtractionPool } from "./symbols/pool.js";
 import { SemanticStage, embedChangedFiles } from "./semantic/stage.js";
 import type { EmbeddingProvider } from "./semantic/provider.js";
-import type { Extraction } from "./symbols/types.js";
-import { fileTerms, type FileTerms } from "./terms.js";
+import type { Extraction } from "../core/symbols.js";
+import { fileTerms, type FileTerms } from "../core/terms.js";
 import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
 
-/** Bumped whenever extraction changes what rows a file yields, so old and new rows are never mixed. */
-export const EXTRACTOR_VERSION = "6";
 /** Below this many files, workers cost more to start than they save: extract in-process. */
 const SMALL_REPO_FILES = 2000;
 /** Symbol worker threads on larger repositories (the main thread reads, hashes and writes the store). */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Logger } from "../log.js";
+import type { Logger } from "../core/log.js";
 import { redactText } from "../policy/redact.js";
 import type { AuditRecord, Store } from "../store/store.js";
 import type { Envelope } from "./envelope.js";

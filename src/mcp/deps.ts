@@ -1,8 +1,8 @@
 import type { OperatorConfig, ReadPolicy } from "../config/schema.js";
-import type { Logger } from "../log.js";
-import type { WorkingTreeOverlay } from "../indexer/overlay.js";
+import type { Logger } from "../core/log.js";
 import type { IndexRow, Store } from "../store/store.js";
 import type { AuditSink } from "./audit.js";
+import type { WorkingTreeOverlay } from "../store/overlay-store.js";
 
 /** Everything a server needs, injected: no module-level state. */
 export interface ServerDeps {

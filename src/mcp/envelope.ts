@@ -1,6 +1,5 @@
-import type { Evidence } from "../policy/projection.js";
-import type { ErrorCategory } from "../query/errors.js";
-import type { Freshness, Warning } from "../query/context.js";
+import type { ErrorCategory } from "../core/errors.js";
+import type { Freshness, Warning, Evidence } from "../core/evidence.js";
 
 /** One JSON object per tool result, success or failure (DESIGN.md "Output envelope"). */
 export interface Envelope {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { newCorrelationId, type Logger } from "../log.js";
+import { newCorrelationId, type Logger } from "../core/log.js";
 import { projectMessage } from "../policy/projection.js";
-import { QueryError } from "../query/errors.js";
+import { QueryError } from "../core/errors.js";
 import type { ErrorData } from "./envelope.js";
 
 const MAX_ISSUES_REPORTED = 5;

@@ -1,8 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
-import { EXTRACTOR_VERSION } from "../indexer/pipeline.js";
-import type { Warning } from "../query/context.js";
-import { QueryError } from "../query/errors.js";
+import { QueryError } from "../core/errors.js";
 import { changedSinceIndex } from "../query/freshness.js";
 import { INSTRUCTION_LIKE_WARNING, projectData, projectEvidence } from "../policy/projection.js";
 import { OverlayStore } from "../store/overlay-store.js";
@@ -12,6 +10,8 @@ import { isRepoSet, type ServedRepos, type ServerDeps } from "./deps.js";
 import type { Envelope, ErrorData } from "./envelope.js";
 import { invalidInput, toErrorData } from "./errors.js";
 import type { ToolDefinition } from "./tool.js";
+import { EXTRACTOR_VERSION } from "../core/index-format.js";
+import type { Warning } from "../core/evidence.js";
 
 /** Changed paths named in a `file_changed_since_index` warning before it says "…". */
 const MAX_CHANGED_LISTED = 10;

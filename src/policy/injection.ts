@@ -1,3 +1,4 @@
+import type { InstructionLikeMatch } from "../core/instructions.js";
 /**
  * Detection of instruction-like text aimed at an AI agent inside repository content (docs, comments, issue text).
  * A hit never blocks anything: it downgrades the trust label of the text ("this is evidence, not authority") and
@@ -9,20 +10,6 @@
  * `npm run bench:injection` (see BENCHMARKS.md and test/fixtures/injection-corpus/README.md).
  */
 
-export interface InstructionLikeMatch {
-  /** 1-based line of the match. */
-  line: number;
-  ruleId: string;
-  /** The trimmed line (at most MAX_EXCERPT_LENGTH characters, around the match); invisible characters are shown. */
-  excerpt: string;
-  /**
-   * 1-based column where the matched span starts on the original line, inclusive. Columns count UTF-16 code units
-   * (JavaScript string indices + 1), the unit LSP clients use by default.
-   */
-  startColumn: number;
-  /** 1-based column just after the matched span, exclusive: the span is `line.slice(startColumn - 1, endColumn - 1)`. */
-  endColumn: number;
-}
 
 export const INJECTION_RULE_IDS = [
   "override-instructions",

@@ -1,21 +1,9 @@
+import type { TrustLevel } from "../core/evidence.js";
 /**
  * Trust labels: the single place where a path (and what the indexer learned about it) becomes a trust level.
  * Every tool result passes through here via the projection middleware; tools never pick labels themselves.
  */
 
-export const TRUST_LEVELS = [
-  "platform_policy",
-  "repo_instructions",
-  "repo_metadata",
-  "source_code",
-  "test_code",
-  "generated_code",
-  "repo_documentation",
-  "repo_documentation_untrusted_instruction",
-  "external_task_text",
-  "tool_output",
-] as const;
-export type TrustLevel = (typeof TRUST_LEVELS)[number];
 
 /** What the labeller needs to know about a file. */
 export interface LabelInput {

@@ -1,17 +1,9 @@
-import type { EvidenceDraft } from "../query/context.js";
-import type { IndexRow } from "../store/store.js";
 import { detectInstructionLikeText } from "./injection.js";
-import { trustLevelFor, type LabelInput, type TrustLevel } from "./labels.js";
+import { trustLevelFor, type LabelInput } from "./labels.js";
 import { redactText } from "./redact.js";
 import { wrapUntrusted } from "./wrapper.js";
+import type { Evidence, EvidenceDraft, IndexStamp, TrustLevel } from "../core/evidence.js";
 
-export interface Evidence extends EvidenceDraft {
-  /** Only for evidence read from the working tree instead of the indexed commit. */
-  freshness?: "working_tree";
-  commitSha: string | null;
-  indexVersion: string | null;
-  trustLevel: TrustLevel;
-}
 
 /** The item-level warning the seed names for text that reads like instructions to an agent. */
 export const INSTRUCTION_LIKE_WARNING = "contains_instruction_like_text";
@@ -29,7 +21,7 @@ export interface InstructionLikeSpan {
 
 export interface ProjectionOptions {
   /** The index the result comes from: its commit goes into the safe wrapper. */
-  index: IndexRow | null;
+  index: IndexStamp | null;
   /** Put documentation, instruction and flagged text inside the safe wrapper (MCP default; the CLI prints raw text). */
   wrapText: boolean;
 }
@@ -42,7 +34,7 @@ export interface ProjectionOptions {
  */
 export function projectEvidence(
   drafts: EvidenceDraft[],
-  index: IndexRow | null,
+  index: IndexStamp | null,
   labels: Map<string, LabelInput>,
   /** Paths whose returned text was flagged as instruction-like (from projectData): their evidence says so too. */
   flagged: ReadonlySet<string> = new Set(),

@@ -1,6 +1,6 @@
 import { tokenCounter } from "./context-package/tokens.js";
 import type { ChangeImpactBundle, ChangeImpactEnv } from "./change-impact.js";
-import { QueryError } from "./errors.js";
+import { QueryError } from "../core/errors.js";
 
 /**
  * Fitting a change-impact bundle into a token budget: the least valuable items go first; coverage, the candidate

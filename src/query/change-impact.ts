@@ -1,8 +1,8 @@
-import type { RepoModule } from "../indexer/knowledge/types.js";
-import type { SymbolKind } from "../indexer/symbols/types.js";
+import type { RepoModule } from "../core/knowledge.js";
+import type { SymbolKind } from "../core/symbols.js";
 import type { LabelInput } from "../policy/labels.js";
 import type { FileRow, SymbolRow } from "../store/store.js";
-import { labelInputOf, type EvidenceDraft, type QueryContext, type Warning } from "./context.js";
+import { labelInputOf, type QueryContext } from "./context.js";
 import { defaultMeasure, fitBudget } from "./change-impact-budget.js";
 import type { Conflict, EffectiveCommand, EffectiveInstructions, ResolvedInstructions } from "./instructions.js";
 import { getInstructions, type InstructionEnv } from "./knowledge/instructions.js";
@@ -11,6 +11,7 @@ import { getOwnership, type OwnershipItem } from "./knowledge/ownership.js";
 import { findRelatedTests, type RelatedTest } from "./knowledge/related-tests.js";
 import { riskHintsFor as riskHintsOfFiles, type RiskHint } from "./knowledge/risk-map.js";
 import { findSymbol, type SymbolCandidate, type SymbolHit, type SymbolIntent } from "./symbols.js";
+import type { EvidenceDraft, Warning } from "../core/evidence.js";
 
 export const CHANGE_TYPES = ["api_migration", "bug_fix", "feature", "refactor", "dependency_upgrade", "config_change", "test_change", "docs"] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];

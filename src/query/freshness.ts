@@ -2,8 +2,8 @@ import { lstatSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sameStatAsIndexed } from "../indexer/changes.js";
-import { sha256 } from "../indexer/inventory.js";
 import type { QueryContext } from "./context.js";
+import { sha256 } from "../core/hash.js";
 
 /**
  * Which of these indexed paths differ in the work tree now: a size or modification-time difference is confirmed

@@ -1,18 +1,10 @@
 import { createHash } from "node:crypto";
-import type { InstructionAction, InstructionCategory, InstructionPolicy, OperatorRule } from "../config/schema.js";
-import {
-  claimsFromText,
-  commandPurpose,
-  impliedActions,
-  type CommandPurpose,
-  type InstructionClaims,
-  type InstructionFile,
-  type InstructionLint,
-  type InstructionRule,
-} from "../indexer/knowledge/instructions.js";
-import { detectInstructionLikeText, type InstructionLikeMatch } from "../policy/injection.js";
-import type { TrustLevel } from "../policy/labels.js";
+import type { InstructionPolicy, OperatorRule } from "../config/schema.js";
+import { claimsFromText, commandPurpose, impliedActions } from "../indexer/knowledge/instructions.js";
+import { detectInstructionLikeText } from "../policy/injection.js";
 import { compilePathGlobs } from "./paths.js";
+import type { InstructionLikeMatch, InstructionAction, InstructionCategory, CommandPurpose, InstructionClaims, InstructionFile, InstructionLint, InstructionRule } from "../core/instructions.js";
+import type { TrustLevel } from "../core/evidence.js";
 
 /**
  * The instruction hierarchy (seed Part 034 §4): which instruction is authoritative for a change to some paths, which

@@ -1,8 +1,9 @@
-import type { BuildSystem, DocSourceType, ManifestEntrypoint, RepoModule } from "../indexer/knowledge/types.js";
+import type { BuildSystem, DocSourceType, ManifestEntrypoint, RepoModule } from "../core/knowledge.js";
 import type { LabelInput } from "../policy/labels.js";
-import type { Freshness, QueryContext } from "./context.js";
+import type { QueryContext } from "./context.js";
 import { findEntrypoints } from "./knowledge/entrypoints.js";
 import { knowledgeOf } from "./knowledge/load.js";
+import type { Freshness } from "../core/evidence.js";
 
 /** Modules listed in the map; the build graph resource has them all. */
 const MAX_MAP_MODULES = 200;

@@ -1,6 +1,6 @@
 import type { FileRow } from "../store/store.js";
-import { QueryError } from "./errors.js";
-import { labelInputOf, type EvidenceDraft, type QueryContext, type QueryResult, type Warning } from "./context.js";
+import { QueryError } from "../core/errors.js";
+import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
 import { compilePathGlobs } from "./paths.js";
 import { WEIGHTS, lexicalScore, type ScoreParts } from "./ranking.js";
 import { requiredLiterals } from "./regex-literals.js";
@@ -9,6 +9,7 @@ import { contextSpan, indexLines, lineOf, snippetOf, type LineIndex } from "./sn
 import { escapeRegex } from "./text.js";
 import { looksLikeProse, looksNatural } from "./hybrid/parse.js";
 import { rankedSearch, type RankedMatchType, type ScoreReason } from "./hybrid/search.js";
+import type { EvidenceDraft, Warning } from "../core/evidence.js";
 
 /** The trigram index needs at least this many characters in a fragment. */
 const MIN_FRAGMENT = 3;

@@ -1,6 +1,7 @@
-import type { SemanticMeta } from "../indexer/semantic/meta.js";
+import type { SemanticMeta } from "../core/semantic.js";
 import { MODEL_FORMAT, SemanticModel, cosine, lightStem } from "../indexer/semantic/model.js";
-import type { QueryContext, Retrieval } from "./context.js";
+import type { QueryContext } from "./context.js";
+import type { Retrieval } from "../core/evidence.js";
 
 /**
  * The query side of the semantic layer: the model trained on the repository at index time, loaded once per index,

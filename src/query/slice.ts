@@ -1,8 +1,9 @@
 import { readFile, stat } from "node:fs/promises";
 import { normalizeRepoPath, resolveInsideRoot } from "../policy/path-guard.js";
-import { sha256 } from "../indexer/inventory.js";
-import { QueryError } from "./errors.js";
-import { labelInputOf, type QueryContext, type QueryResult, type Warning } from "./context.js";
+import { QueryError } from "../core/errors.js";
+import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
+import { sha256 } from "../core/hash.js";
+import type { Warning } from "../core/evidence.js";
 
 /** Files larger than this are never read whole for a slice, whatever the policy. */
 const MAX_SLICE_SOURCE_BYTES = 64 * 1024 * 1024;

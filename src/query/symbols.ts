@@ -1,10 +1,11 @@
-import type { ReferenceKind, SymbolKind } from "../indexer/symbols/types.js";
+import type { ReferenceKind, SymbolKind } from "../core/symbols.js";
 import type { FileRow, ReferenceRow, SymbolRow } from "../store/store.js";
-import { labelInputOf, type EvidenceDraft, type QueryContext, type QueryResult, type Warning } from "./context.js";
-import { QueryError } from "./errors.js";
+import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
+import { QueryError } from "../core/errors.js";
 import { compilePathGlobs } from "./paths.js";
 import { knowledgeOf } from "./knowledge/load.js";
 import { lexicalMentions } from "./mentions.js";
+import type { EvidenceDraft, Warning } from "../core/evidence.js";
 
 export type SymbolIntent = "definition" | "references" | "call_sites";
 export type SymbolMatchType = "symbol_definition" | "syntactic_reference" | "lexical_mention";

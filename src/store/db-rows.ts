@@ -1,5 +1,5 @@
-import type { SemanticMeta, StoredSemantic } from "../indexer/semantic/meta.js";
-import type { ExtractionStatus, Extractor, ReferenceKind, SymbolKind } from "../indexer/symbols/types.js";
+import type { SemanticMeta, StoredSemantic } from "../core/semantic.js";
+import type { ExtractionStatus, Extractor, ReferenceKind, SymbolKind } from "../core/symbols.js";
 import { extractionConfidence } from "./row-rules.js";
 import type { AuditRecord, FileRow, IndexRow, IndexStats, ReferenceRow, SkipReason, SymbolRow } from "./store.js";
 

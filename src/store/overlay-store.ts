@@ -1,5 +1,4 @@
-import type { OverlayFile, WorkingTreeOverlay } from "../indexer/overlay.js";
-import { termCount } from "../indexer/terms.js";
+import { type FileTerms, termCount } from "../core/terms.js";
 import { normalizeRankTerms, scoreFiles } from "./bm25f.js";
 import { MemoryTermIndex } from "./sqlite/term-queries.js";
 import type {
@@ -18,6 +17,26 @@ import type {
   SymbolQuery,
   SymbolRow,
 } from "./store.js";
+import type { Extraction } from "../core/symbols.js";
+
+/**
+ * The working-tree overlay: files that differ from the ready index (edited, added, or deleted since it was built)
+ * read from disk, with their own hashes and symbols, so answers about code the agent is editing are current.
+ */
+export interface OverlayFile {
+  row: FileRow;
+  content: string | null;
+  extraction: Extraction | null;
+  /** Ranking terms from the text on disk (null for a skipped file). */
+  terms: FileTerms | null;
+}
+
+export interface WorkingTreeOverlay {
+  /** Edited or new files, by path. */
+  changed: Map<string, OverlayFile>;
+  /** Indexed files no longer in the work tree. */
+  deleted: Set<string>;
+}
 
 function readOnly(): never {
   throw new Error("the working-tree overlay is a read-only view");

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
-import type { BuildGraph, OwnershipFile } from "../indexer/knowledge/types.js";
-import type { Confidence, ExtractionStatus, Extractor } from "../indexer/symbols/types.js";
+import type { BuildGraph, OwnershipFile } from "../core/knowledge.js";
+import type { Confidence, ExtractionStatus, Extractor } from "../core/symbols.js";
 import type { SkipCount, SkipReason } from "./store.js";
 
 /**

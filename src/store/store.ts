@@ -7,11 +7,11 @@ import type {
   Extractor,
   ReferenceKind,
   SymbolKind,
-} from "../indexer/symbols/types.js";
-import type { BuildGraph, OwnershipFile, RepoDoc, RepoKnowledge } from "../indexer/knowledge/types.js";
-import type { InstructionFile } from "../indexer/knowledge/instructions.js";
-import type { SemanticMeta, StoredSemantic } from "../indexer/semantic/meta.js";
-import type { FileTerms } from "../indexer/terms.js";
+} from "../core/symbols.js";
+import type { BuildGraph, OwnershipFile, RepoDoc, RepoKnowledge } from "../core/knowledge.js";
+import type { SemanticMeta, StoredSemantic } from "../core/semantic.js";
+import type { FileTerms } from "../core/terms.js";
+import type { InstructionFile } from "../core/instructions.js";
 
 /**
  * The one storage contract. Queries and the indexer speak only to this interface; `sqlite/` (embedded default)

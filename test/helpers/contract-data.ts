@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { extractFileSymbols } from "../../src/indexer/pipeline.js";
 import type { ExtractionPool } from "../../src/indexer/symbols/pool.js";
-import type { RepoDoc, RepoKnowledge, RepoModule } from "../../src/indexer/knowledge/types.js";
-import type { InstructionFile } from "../../src/indexer/knowledge/instructions.js";
-import { fileTerms } from "../../src/indexer/terms.js";
-import type { SemanticMeta } from "../../src/indexer/semantic/meta.js";
+import type { RepoDoc, RepoKnowledge, RepoModule } from "../../src/core/knowledge.js";
+import { fileTerms } from "../../src/core/terms.js";
+import type { SemanticMeta } from "../../src/core/semantic.js";
 import type { AuditRecord, FileInput, FileRow, IndexMeta, IndexStats, SkipReason } from "../../src/store/store.js";
 import { textFile } from "./rows.js";
+import type { InstructionFile } from "../../src/core/instructions.js";
 
 /** Rows and knowledge the store contract suite writes: what the pipeline would, for files small enough to read. */
 

@@ -6,7 +6,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { defaultReadPolicy, type ReadPolicy } from "../../src/config/schema.js";
 import { buildIndex, type IndexResult } from "../../src/indexer/pipeline.js";
 import { currentHead } from "../../src/indexer/repo-info.js";
-import { silentLogger, type Logger } from "../../src/log.js";
+import { silentLogger, type Logger } from "../../src/core/log.js";
 import type { Envelope } from "../../src/mcp/envelope.js";
 import { createAuditSink } from "../../src/mcp/audit.js";
 import { createServer } from "../../src/mcp/server.js";

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { defaultReadPolicy } from "../../src/config/schema.js";
 import { buildIndex } from "../../src/indexer/pipeline.js";
 import { currentHead } from "../../src/indexer/repo-info.js";
-import { silentLogger } from "../../src/log.js";
+import { silentLogger } from "../../src/core/log.js";
 import type { ServerDeps } from "../../src/mcp/deps.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, git, type BuiltRepo } from "./fixture.js";

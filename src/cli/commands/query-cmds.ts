@@ -1,7 +1,7 @@
 import type { Envelope } from "../../mcp/envelope.js";
 import { runTool } from "../../mcp/run-tool.js";
 import { findTool } from "../../mcp/tools/index.js";
-import type { ErrorCategory } from "../../query/errors.js";
+import type { ErrorCategory } from "../../core/errors.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { serverDeps, type Setup } from "../setup.js";
 

@@ -8,11 +8,11 @@ import { createAuditSink, type AuditSink } from "../../mcp/audit.js";
 import { repoSet, type ServerDeps } from "../../mcp/deps.js";
 import { createServer } from "../../mcp/server.js";
 import { startHttpServer } from "../../mcp/transports/http.js";
-import { EXTRACTOR_VERSION } from "../../indexer/pipeline.js";
 import type { IndexRow } from "../../store/store.js";
 import { auditFile, cachedHeadReader, serverDeps, servedRepoId, type Setup } from "../setup.js";
 import { watchRepository, type RepositoryWatcher } from "../watch.js";
 import { runIndex } from "./index-cmd.js";
+import { EXTRACTOR_VERSION } from "../../core/index-format.js";
 
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
 export const DEFAULT_HTTP_PORT = 8808;

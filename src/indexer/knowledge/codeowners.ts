@@ -7,7 +7,7 @@
  * each section decides independently and the owners of all sections combine).
  */
 
-import type { ManifestWarning, OwnershipFile, OwnershipRule } from "./types.js";
+import type { ManifestWarning, OwnershipFile, OwnershipRule } from "../../core/knowledge.js";
 
 /** CODEOWNERS locations, in the order hosts search them; the first present one is in force. */
 export const CODEOWNERS_LOCATIONS: readonly string[] = Object.freeze([

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from "yaml";
 import { isDocPath, isInstructionFile } from "../../policy/labels.js";
-import type { DocSourceType, RepoDoc } from "./types.js";
+import type { DocSourceType, RepoDoc } from "../../core/knowledge.js";
 
 /** Headings kept per document: enough to outline it, bounded for the kernel's 10k-page Documentation tree. */
 const MAX_HEADINGS = 60;

@@ -1,9 +1,9 @@
-import type { InstructionAction, InstructionCategory } from "../../config/schema.js";
-import { detectInstructionLikeText, type InstructionLikeMatch } from "../../policy/injection.js";
+import { detectInstructionLikeText } from "../../policy/injection.js";
 import { isInstructionFile } from "../../policy/labels.js";
 import { runGit } from "../git.js";
-import { countLines, sha256 } from "../inventory.js";
-import type { ManifestFile, PathInfo } from "./types.js";
+import type { ManifestFile, PathInfo } from "../../core/knowledge.js";
+import { countLines, sha256 } from "../../core/hash.js";
+import type { CommandPurpose, InstructionAction, InstructionCategory, InstructionClaims, InstructionCommand, InstructionFile, InstructionLint, InstructionLintId, InstructionRule, InstructionSourceKind } from "../../core/instructions.js";
 
 /**
  * Agent instruction files (AGENTS.md, CLAUDE.md, .agents/AGENTS.md, .github/copilot-instructions.md): read from the
@@ -11,90 +11,6 @@ import type { ManifestFile, PathInfo } from "./types.js";
  * (commands, forbidden paths and actions), and lint findings. Size limits are the operator's and are applied when
  * the rules are served (src/query/instructions.ts); here every file up to a hard cap is parsed in full.
  */
-
-export type CommandPurpose = "build" | "test" | "lint" | "other";
-
-export interface InstructionCommand {
-  purpose: CommandPurpose;
-  command: string;
-  /** Folder the command runs in, repository-relative ("" = root): the file's folder unless the text says otherwise. */
-  cwd: string;
-  /** Folders the command is about (`inside web/`, `-pl services/pricing`); empty = the file's whole scope. */
-  appliesTo: string[];
-  /** Actions running this command amounts to (`curl … | sh` → remote_execution). */
-  impliedActions: InstructionAction[];
-  /** Set when the command cannot work in this repository (missing script, wrapper, manifest or path). */
-  stale?: string;
-}
-
-export interface InstructionClaims {
-  commands: InstructionCommand[];
-  forbidPaths: string[];
-  forbidActions: InstructionAction[];
-  requireActions: InstructionAction[];
-}
-
-export interface InstructionRule {
-  /** Stable id: `path#L12` or `path#L12-L14`. */
-  id: string;
-  text: string;
-  category: InstructionCategory;
-  /** The heading the rule sits under, if any. */
-  section: string | null;
-  startLine: number;
-  endLine: number;
-  claims: InstructionClaims;
-  /** Kept when an over-limit file is summarized: commands, forbidden paths/actions, safety, suspicious text. */
-  essential: boolean;
-  /** Instruction-like text aimed at agents (prompt injection): quoted as evidence, never followed. */
-  suspicious?: InstructionLikeMatch[];
-}
-
-export const INSTRUCTION_LINT_IDS = [
-  "VERIFIER_GAMING",
-  "UNBOUNDED_REFACTOR",
-  "SECRET_EXPOSURE",
-  "REMOTE_EXECUTION",
-  "NETWORK_ACCESS",
-  "PROMPT_INJECTION",
-  "FILE_TOO_LONG",
-  "STALE_COMMAND",
-  "STALE_PATH",
-] as const;
-export type InstructionLintId = (typeof INSTRUCTION_LINT_IDS)[number];
-
-export interface InstructionLint {
-  ruleId: InstructionLintId;
-  path: string;
-  line: number;
-  message: string;
-  suggestion: string;
-}
-
-export type InstructionSourceKind = "agents_md" | "claude_md" | "copilot_instructions";
-
-export interface InstructionFile {
-  path: string;
-  /** Folder the file applies to ("" = the whole repository). */
-  scope: string;
-  sourceKind: InstructionSourceKind;
-  /** AGENTS.md files are the trusted kind; CLAUDE.md and Copilot instructions are optional sources. */
-  trusted: boolean;
-  /** base_commit: the committed text; working_tree: outside git; not_loaded: uncommitted or unreadable. */
-  loadedFrom: "base_commit" | "working_tree" | "not_loaded";
-  commit: string | null;
-  /** sha256 of the loaded bytes (the committed blob under git). */
-  contentHash: string | null;
-  bytes: number;
-  lineCount: number;
-  /** How the work tree compared with the loaded text at indexing time. */
-  workingTree: "unchanged" | "modified" | "deleted" | "untracked" | "not_checked";
-  modifiedInWorkingTree: boolean;
-  /** Why the file was not parsed (too large, unreadable, uncommitted), else null. */
-  notLoadedReason: string | null;
-  rules: InstructionRule[];
-  lint: InstructionLint[];
-}
 
 /** Files larger than this are not parsed at all: four times the largest per-file limit an operator may set. */
 export const INSTRUCTION_HARD_CAP_BYTES = 4 * 1024 * 1024;

@@ -8,7 +8,7 @@
  * exception. Every command runs from the repository root (`cd <folder> && ...` when the tool needs it).
  */
 import { detectGenerated } from "../classify.js";
-import type { BuildGraph, BuildSystem, ManifestEntrypoint, ManifestFile, ManifestWarning, PathInfo, RepoModule } from "./types.js";
+import type { BuildGraph, BuildSystem, ManifestEntrypoint, ManifestFile, ManifestWarning, PathInfo, RepoModule } from "../../core/knowledge.js";
 import { collectCargo } from "./manifests/cargo.js";
 import { baseName, cmp, Context, errorMessage, stripBom, type Collected, type Draft, type RootCommand } from "./manifests/common.js";
 import { collectDotnet } from "./manifests/dotnet.js";

@@ -10,7 +10,7 @@ import {
 } from "./instructions.js";
 import { extractDoc, isDocumentPath } from "./docs.js";
 import { buildGraphFrom, isManifestPath } from "./manifests.js";
-import type { ManifestFile, PathInfo, RepoDoc, RepoKnowledge } from "./types.js";
+import type { ManifestFile, PathInfo, RepoDoc, RepoKnowledge } from "../../core/knowledge.js";
 
 /** Makefiles longer than this are not read for targets (a `make x` command is then not checked). */
 const MAX_MAKEFILE_CHARS = 256 * 1024;

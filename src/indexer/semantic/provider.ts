@@ -1,5 +1,5 @@
 import type { SemanticConfig } from "../../config/schema.js";
-import type { EmbeddingProviderKind } from "./meta.js";
+import type { EmbeddingProviderKind } from "../../core/semantic.js";
 import type { SemanticModel } from "./model.js";
 
 /**

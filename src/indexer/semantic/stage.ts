@@ -1,5 +1,5 @@
 import type { FileInput, Store } from "../../store/store.js";
-import { splitIdentifier } from "../terms.js";
+import { splitIdentifier } from "../../core/terms.js";
 import { MODEL_FORMAT, SemanticModel } from "./model.js";
 import { DEFAULT_EMBEDDING_BATCH, EmbeddingProviderError, type EmbeddingProvider } from "./provider.js";
 import { SemanticTrainer } from "./trainer.js";

@@ -5,6 +5,7 @@ import { randomizedEigen, type Dense, type SparseMatrix } from "./linalg.js";
 import { SemanticModel, VOCAB_SEPARATOR } from "./model.js";
 import { addWindowPairs, ppmiMatrix } from "./ppmi.js";
 import { mix32, seededRandom } from "./random.js";
+import type { TrainingStats } from "../../core/semantic.js";
 
 /**
  * Trains a SemanticModel on a repository's own identifiers, at index time, with no download: count how often
@@ -67,19 +68,6 @@ export const DEFAULT_TRAINER_OPTIONS: Readonly<TrainerOptions> = {
   seed: 0x5eed,
 };
 
-/** What training saw and kept, stored with the model for inspect_index and benchmarks. */
-export interface TrainingStats {
-  documentsSeen: number;
-  documentsKept: number;
-  tokensKept: number;
-  /** Documents were kept with probability 2^-sampleLevel. */
-  sampleLevel: number;
-  vocabulary: number;
-  dims: number;
-  pairs: number;
-  prunedPairs: number;
-  nonZeros: number;
-}
 
 export interface TrainingResult {
   model: SemanticModel;

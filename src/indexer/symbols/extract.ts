@@ -4,7 +4,7 @@ import { Language, Parser, Query, type Node } from "web-tree-sitter";
 import { extractLexical } from "./lexical.js";
 import { languageSpec, type LanguageSpec } from "./languages.js";
 import { qualify, type RawDefinition, type RawReference, type RawScope } from "./qualify.js";
-import { REFERENCE_KINDS, SYMBOL_KINDS, type Extraction, type ExtractedSymbol, type ReferenceKind, type SymbolKind } from "./types.js";
+import { REFERENCE_KINDS, SYMBOL_KINDS, type Extraction, type ExtractedSymbol, type ReferenceKind, type SymbolKind } from "../../core/symbols.js";
 
 /** A file's parse is abandoned after this long; the file then gets lexical symbols and `status: timeout`. */
 export const DEFAULT_PARSE_TIMEOUT_MS = 2000;

@@ -1,4 +1,4 @@
-import type { Extraction, ExtractedSymbol, SymbolKind } from "./types.js";
+import type { Extraction, ExtractedSymbol, SymbolKind } from "../../core/symbols.js";
 
 /**
  * Fallback for languages without a grammar: definition keywords at the start of a line. It finds the obvious

@@ -1,8 +1,8 @@
 import { Worker } from "node:worker_threads";
 import { extractLexical } from "./lexical.js";
 import { DEFAULT_PARSE_TIMEOUT_MS, SymbolExtractor } from "./extract.js";
-import type { Extraction } from "./types.js";
-import { fileTerms, type FileTerms } from "../terms.js";
+import type { Extraction } from "../../core/symbols.js";
+import { fileTerms, type FileTerms } from "../../core/terms.js";
 
 export interface ExtractRequest {
   id: number;

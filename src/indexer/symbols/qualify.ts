@@ -1,4 +1,4 @@
-import type { ExtractedReference, ExtractedSymbol, SymbolKind } from "./types.js";
+import type { ExtractedReference, ExtractedSymbol, SymbolKind } from "../../core/symbols.js";
 
 /** A definition as the query found it, before names are qualified. */
 export interface RawDefinition {

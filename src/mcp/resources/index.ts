@@ -2,14 +2,15 @@ import { z } from "zod";
 import { buildGraph } from "../../query/knowledge/build-graph.js";
 import { knowledgeOf } from "../../query/knowledge/load.js";
 import { riskMap } from "../../query/knowledge/risk-map.js";
-import { labelInputOf, type EvidenceDraft } from "../../query/context.js";
-import { QueryError } from "../../query/errors.js";
+import { labelInputOf } from "../../query/context.js";
+import { QueryError } from "../../core/errors.js";
 import { getFileSlice } from "../../query/slice.js";
 import type { LabelInput } from "../../policy/labels.js";
 import { defineTool, type ToolDefinition, type ToolOutput } from "../tool.js";
 import { repoMap } from "../../query/repo-map.js";
 import { instructionsOverview } from "../../query/knowledge/instructions.js";
 import { defaultOperatorConfig } from "../../config/schema.js";
+import type { EvidenceDraft } from "../../core/evidence.js";
 
 export interface ResourceDefinition {
   uri: string;

@@ -3,7 +3,7 @@ import { defaultOperatorConfig } from "../../config/schema.js";
 import { TASK_ID_PATTERN } from "../../indexer/tasks/index.js";
 import { buildContextPackage, DEFAULT_MAX_FILES } from "../../query/context-package/build.js";
 import { CONTEXT_PURPOSES, RENDER_TARGETS, TOKENIZERS } from "../../query/context-package/types.js";
-import { QueryError } from "../../query/errors.js";
+import { QueryError } from "../../core/errors.js";
 import type { QueryContext } from "../../query/context.js";
 import type { ServerDeps } from "../deps.js";
 import { defineTool, type ToolOutput } from "../tool.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SYMBOL_KINDS } from "../../indexer/symbols/types.js";
+import { SYMBOL_KINDS } from "../../core/symbols.js";
 import { findSymbol } from "../../query/symbols.js";
 import { defineTool, toToolOutput } from "../tool.js";
 import { maxResultsSchema, pathGlobsSchema } from "./common.js";

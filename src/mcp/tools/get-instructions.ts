@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { INSTRUCTION_ACTIONS, defaultOperatorConfig } from "../../config/schema.js";
+import { defaultOperatorConfig } from "../../config/schema.js";
 import { getInstructions } from "../../query/knowledge/instructions.js";
 import { defineTool } from "../tool.js";
+import { INSTRUCTION_ACTIONS } from "../../core/instructions.js";
 
 const MAX_PATHS = 50;
 const MAX_PATH_CHARS = 1024;

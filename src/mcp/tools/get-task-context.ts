@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { createTaskProviders, lookupTask, TASK_ID_PATTERN } from "../../indexer/tasks/index.js";
-import { QueryError } from "../../query/errors.js";
+import { QueryError } from "../../core/errors.js";
 import { buildTaskContext } from "../../query/task-context.js";
-import type { QueryContext, Warning } from "../../query/context.js";
+import type { QueryContext } from "../../query/context.js";
 import type { ServerDeps } from "../deps.js";
 import { defineTool } from "../tool.js";
+import type { Warning } from "../../core/evidence.js";
 
 const MAX_COMMENTS = 50;
 const DEFAULT_MAX_COMMENTS = 10;

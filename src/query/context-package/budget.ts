@@ -1,9 +1,8 @@
-import type { TrustLevel } from "../../policy/labels.js";
-import type { Retrieval } from "../context.js";
-import { QueryError } from "../errors.js";
+import { QueryError } from "../../core/errors.js";
 import { blockText, renderPackage, type RenderedPackage } from "./render.js";
 import type { TokenCounter } from "./tokens.js";
 import { PRIORITY_ORDER, type BlockForm, type BlockKind, type BlockRole, type ContextBlock, type ManifestEvidence, type Priority, type RenderTarget } from "./types.js";
+import type { Retrieval, TrustLevel } from "../../core/evidence.js";
 
 /** Where a block's evidence id goes in its title until the package is numbered. */
 export const EVIDENCE_SLOT = "[E?]";

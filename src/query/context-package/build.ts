@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { InstructionPolicy } from "../../config/schema.js";
 import type { SymbolRow } from "../../store/store.js";
-import type { EvidenceDraft, QueryContext, Warning } from "../context.js";
-import { QueryError } from "../errors.js";
+import type { QueryContext } from "../context.js";
+import { QueryError } from "../../core/errors.js";
 import type { ResolvedInstructions, TaskContract } from "../instructions.js";
 import { getInstructions } from "../knowledge/instructions.js";
 import { requirePath } from "../knowledge/load.js";
@@ -48,6 +48,7 @@ import {
   type RenderTarget,
   type TokenizerName,
 } from "./types.js";
+import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 
 /** The caller's task contract: the resolver's fields plus what a judge checks a diff against. */
 export interface PackageContract extends TaskContract {

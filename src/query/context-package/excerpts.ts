@@ -1,11 +1,12 @@
 import { detectInstructionLikeText } from "../../policy/injection.js";
-import { trustLevelFor, type TrustLevel } from "../../policy/labels.js";
+import { trustLevelFor } from "../../policy/labels.js";
 import { redactText } from "../../policy/redact.js";
 import { markUntrusted, untrustedNotice } from "../../policy/wrapper.js";
 import type { FileRow, SymbolRow } from "../../store/store.js";
 import { labelInputOf, type QueryContext } from "../context.js";
 import { spanHash } from "./manifest.js";
 import type { ManifestEvidence } from "./types.js";
+import type { TrustLevel } from "../../core/evidence.js";
 
 /** A file of the index as a package reads it: its row, its text and its lines. */
 export interface LoadedFile {

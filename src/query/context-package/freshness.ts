@@ -1,15 +1,17 @@
 import { readFile, stat } from "node:fs/promises";
 import { secretFileNameReason } from "../../indexer/classify.js";
-import { countLines, sha256 } from "../../indexer/inventory.js";
-import { instructionScope, isOwnInstructionFile, type InstructionFile } from "../../indexer/knowledge/instructions.js";
+import { instructionScope, isOwnInstructionFile } from "../../indexer/knowledge/instructions.js";
 import { mayContainSecret } from "../../indexer/secrets.js";
 import { isInstructionFile, type LabelInput } from "../../policy/labels.js";
 import { normalizeRepoPath, resolveInsideRoot, type PathRejection } from "../../policy/path-guard.js";
 import type { FileRow } from "../../store/store.js";
-import { labelInputOf, type EvidenceDraft, type QueryContext, type Warning } from "../context.js";
-import { QueryError } from "../errors.js";
+import { labelInputOf, type QueryContext } from "../context.js";
+import { QueryError } from "../../core/errors.js";
 import { spanHash } from "./manifest.js";
 import type { ContextManifest, ManifestEvidence } from "./types.js";
+import { countLines, sha256 } from "../../core/hash.js";
+import type { InstructionFile } from "../../core/instructions.js";
+import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 
 /**
  * Part 032 §20: before a package is used, prove it still describes the repository. The manifest comes from the

@@ -1,4 +1,4 @@
-import type { TrustLevel } from "../../policy/labels.js";
+import type { TrustLevel } from "../../core/evidence.js";
 
 /** What a package is for (Part 032 §15): each purpose selects different content. */
 export const CONTEXT_PURPOSES = ["planning", "editing", "verification_repair", "judging", "pr_summary"] as const;

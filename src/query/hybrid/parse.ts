@@ -1,5 +1,5 @@
 import { summarizeVerifierLog } from "../context-package/verifier-log.js";
-import { queryTerms } from "../../indexer/terms.js";
+import { queryTerms } from "../../core/terms.js";
 
 /** What a natural-language or issue-text query holds besides its words. */
 export interface ParsedQuery {

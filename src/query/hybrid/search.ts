@@ -1,7 +1,7 @@
-import { splitIdentifier } from "../../indexer/terms.js";
+import { splitIdentifier } from "../../core/terms.js";
 import { isDocPath, isMetadataFile, isTestPath } from "../../policy/labels.js";
 import type { FileRow } from "../../store/store.js";
-import { labelInputOf, type EvidenceDraft, type QueryContext, type QueryResult, type Retrieval, type Warning } from "../context.js";
+import { labelInputOf, type QueryContext, type QueryResult } from "../context.js";
 import { knowledgeOf } from "../knowledge/load.js";
 import { key, stemOf, testSubject } from "../knowledge/related-tests.js";
 import { compilePathGlobs, repoRelativePath } from "../paths.js";
@@ -11,6 +11,7 @@ import { matchesQualifier, parseSymbol } from "../symbols.js";
 import { personalizedPageRank } from "./graph.js";
 import { parseQuery, stemForMatch, type ParsedQuery } from "./parse.js";
 import { bestSpan } from "./spans.js";
+import type { EvidenceDraft, Retrieval, Warning } from "../../core/evidence.js";
 
 /** `bm25`: the lexical baseline; `hybrid`: every signal but the embedding; `hybrid_semantic`: all of them. */
 export const STRATEGIES = ["bm25", "hybrid", "hybrid_semantic"] as const;

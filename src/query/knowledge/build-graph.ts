@@ -1,7 +1,8 @@
-import type { BuildGraph } from "../../indexer/knowledge/types.js";
+import type { BuildGraph } from "../../core/knowledge.js";
 import type { LabelInput } from "../../policy/labels.js";
-import { labelInputOf, type EvidenceDraft, type QueryContext } from "../context.js";
+import { labelInputOf, type QueryContext } from "../context.js";
 import { knowledgeOf } from "./load.js";
+import type { EvidenceDraft } from "../../core/evidence.js";
 
 /** Manifests cited as evidence at most; a monorepo with hundreds of modules lists them all in `modules`. */
 const MAX_MANIFEST_EVIDENCE = 50;

@@ -1,4 +1,4 @@
-import type { ManifestEntrypoint } from "../../indexer/knowledge/types.js";
+import type { ManifestEntrypoint } from "../../core/knowledge.js";
 import { isTestPath } from "../../policy/labels.js";
 import type { QueryContext } from "../context.js";
 import { scanContentRule, type ContentRule } from "./content-rules.js";

@@ -1,10 +1,8 @@
 import { readFile } from "node:fs/promises";
 import type { InstructionPolicy } from "../../config/schema.js";
-import { sha256 } from "../../indexer/inventory.js";
-import type { InstructionLint } from "../../indexer/knowledge/instructions.js";
 import type { LabelInput } from "../../policy/labels.js";
 import { resolveInsideRoot } from "../../policy/path-guard.js";
-import type { EvidenceDraft, QueryContext, Warning } from "../context.js";
+import type { QueryContext } from "../context.js";
 import {
   PLATFORM_SAFETY_RULES,
   applyInstructionLimits,
@@ -19,6 +17,9 @@ import {
   type TaskContract,
 } from "../instructions.js";
 import { requirePath } from "./load.js";
+import { sha256 } from "../../core/hash.js";
+import type { InstructionLint } from "../../core/instructions.js";
+import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 
 /** Evidence items (rule line ranges) one answer cites at most. */
 const MAX_EVIDENCE = 200;

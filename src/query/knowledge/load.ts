@@ -1,11 +1,11 @@
 import { createOwnershipMatcher, type OwnershipDecision } from "../../indexer/knowledge/codeowners.js";
 import { moduleOf } from "../../indexer/knowledge/manifests.js";
-import type { BuildGraph, OwnershipFile, RepoDoc, RepoModule } from "../../indexer/knowledge/types.js";
+import type { BuildGraph, OwnershipFile, RepoDoc, RepoModule } from "../../core/knowledge.js";
 import { isTestPath } from "../../policy/labels.js";
 import type { FileRow } from "../../store/store.js";
 import type { QueryContext } from "../context.js";
 import { normalizeRepoPath } from "../../policy/path-guard.js";
-import { QueryError } from "../errors.js";
+import { QueryError } from "../../core/errors.js";
 
 /** What the knowledge tools read for one index, loaded once per index and kept while it serves. */
 export interface Knowledge {

@@ -1,7 +1,8 @@
-import type { OwnershipRule } from "../../indexer/knowledge/types.js";
-import { labelInputOf, type EvidenceDraft, type QueryContext, type QueryResult, type Warning } from "../context.js";
+import type { OwnershipRule } from "../../core/knowledge.js";
+import { labelInputOf, type QueryContext, type QueryResult } from "../context.js";
 import type { LabelInput } from "../../policy/labels.js";
 import { knowledgeOf, requirePath } from "./load.js";
+import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 
 export interface OwnershipItem {
   path: string;

@@ -1,11 +1,12 @@
 import { testCommandFor } from "../../indexer/knowledge/manifests.js";
-import type { RepoModule } from "../../indexer/knowledge/types.js";
+import type { RepoModule } from "../../core/knowledge.js";
 import { isTestPath, type LabelInput } from "../../policy/labels.js";
 import type { FileRow, SymbolRow } from "../../store/store.js";
-import { labelInputOf, type EvidenceDraft, type QueryContext, type QueryResult, type Warning } from "../context.js";
-import { QueryError } from "../errors.js";
+import { labelInputOf, type QueryContext, type QueryResult } from "../context.js";
+import { QueryError } from "../../core/errors.js";
 import { parseSymbol } from "../symbols.js";
 import { knowledgeOf, requirePath, type Knowledge } from "./load.js";
+import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 
 export type TestReason =
   | "changed-test"

@@ -1,10 +1,11 @@
-import type { SymbolKind } from "../../indexer/symbols/types.js";
+import type { SymbolKind } from "../../core/symbols.js";
 import { isDocPath, isTestPath, type LabelInput } from "../../policy/labels.js";
 import type { FileRow } from "../../store/store.js";
-import { labelInputOf, type EvidenceDraft, type QueryContext } from "../context.js";
+import { labelInputOf, type QueryContext } from "../context.js";
 import { scanContentRule, type ContentRule } from "./content-rules.js";
 import { findEntrypoints } from "./entrypoints.js";
 import { knowledgeOf } from "./load.js";
+import type { EvidenceDraft } from "../../core/evidence.js";
 
 export const RISK_CATEGORIES = [
   "public_api",

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { QueryError } from "../../query/errors.js";
+import { QueryError } from "../../core/errors.js";
 import { redactSecrets, safeDecode, urlSecrets } from "../store-url.js";
 
 /**

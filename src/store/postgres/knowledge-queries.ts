@@ -1,7 +1,7 @@
-import type { InstructionFile } from "../../indexer/knowledge/instructions.js";
-import type { BuildGraph, OwnershipFile, OwnershipRule, RepoDoc, RepoKnowledge, RepoModule } from "../../indexer/knowledge/types.js";
+import type { BuildGraph, OwnershipFile, OwnershipRule, RepoDoc, RepoKnowledge, RepoModule } from "../../core/knowledge.js";
 import { EMPTY_GRAPH, EMPTY_OWNERSHIP } from "../row-rules.js";
 import type { Queryable } from "./db.js";
+import type { InstructionFile } from "../../core/instructions.js";
 
 /** Tables holding what the knowledge stage learned, one set of rows per index build. */
 export const KNOWLEDGE_TABLES = ["repo_module", "repo_doc", "repo_ownership_rule", "repo_knowledge", "repo_instruction"] as const;

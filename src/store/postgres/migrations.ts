@@ -1,4 +1,4 @@
-import { QueryError } from "../../query/errors.js";
+import { QueryError } from "../../core/errors.js";
 import { ident } from "./connection.js";
 import type { Db, Queryable } from "./db.js";
 

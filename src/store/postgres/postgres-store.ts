@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { InstructionFile } from "../../indexer/knowledge/instructions.js";
-import type { BuildGraph, OwnershipFile, RepoDoc, RepoKnowledge } from "../../indexer/knowledge/types.js";
-import type { SemanticMeta, StoredSemantic } from "../../indexer/semantic/meta.js";
-import { QueryError } from "../../query/errors.js";
+import type { BuildGraph, OwnershipFile, RepoDoc, RepoKnowledge } from "../../core/knowledge.js";
+import type { SemanticMeta, StoredSemantic } from "../../core/semantic.js";
+import { QueryError } from "../../core/errors.js";
 import { RANK_FIELDS, FIELD_BIT, normalizeRankTerms } from "../bm25f.js";
 import { builderIdentity, isAbandoned } from "../row-rules.js";
 import type {
@@ -42,6 +41,7 @@ import { asIndexId, fileColumns, insertFilesSql, toIndexRow, type IndexDbRow } f
 import * as semantic from "./semantic-queries.js";
 import * as symbols from "./symbol-queries.js";
 import { Stemmer, deleteTerms, documentFrequency, hasTermTables, insertTerms, loadTermSizes, termPostings } from "./term-queries.js";
+import type { InstructionFile } from "../../core/instructions.js";
 
 /** Memory for building an index's lookup indexes (the trigram GIN index most of all), unless the server allows more. */
 const INDEX_BUILD_MEMORY_BYTES = 512 * 1024 * 1024;

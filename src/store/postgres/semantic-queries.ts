@@ -1,4 +1,4 @@
-import type { SemanticMeta, StoredSemantic } from "../../indexer/semantic/meta.js";
+import type { SemanticMeta, StoredSemantic } from "../../core/semantic.js";
 import { semanticOf, type SemanticDbRow } from "../db-rows.js";
 import { assertDims, vectorBytes, vectorsByFile, type VectorRow } from "../vectors.js";
 import type { Db, Queryable } from "./db.js";

@@ -1,4 +1,4 @@
-import type { Extraction } from "../../indexer/symbols/types.js";
+import type { Extraction } from "../../core/symbols.js";
 import { REFERENCE_COLUMNS, SYMBOL_COLUMNS, referenceRowOf, symbolRowOf, type ReferenceDbRow, type SymbolDbRow } from "../db-rows.js";
 import { MAX_NAME_DEFINITIONS, MAX_NAME_REFERENCES, assembleEdges } from "../file-edges.js";
 import { ROW_ID_STRIDE, prefixUpperBound } from "../row-rules.js";

@@ -1,5 +1,4 @@
-import type { FileTerms } from "../../indexer/terms.js";
-import { termCount } from "../../indexer/terms.js";
+import { type FileTerms, termCount } from "../../core/terms.js";
 import { FIELD_BIT, RANK_FIELDS } from "../bm25f.js";
 import { porterStem } from "../porter.js";
 import { termSizesFromRows, type TermSizeRow, type TermSizes } from "../term-scores.js";

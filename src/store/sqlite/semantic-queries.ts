@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { SemanticMeta, StoredSemantic } from "../../indexer/semantic/meta.js";
+import type { SemanticMeta, StoredSemantic } from "../../core/semantic.js";
 import { semanticOf, type SemanticDbRow } from "../db-rows.js";
 import { assertDims, vectorBytes, vectorsByFile, type VectorRow } from "../vectors.js";
 import { SQLITE_VALUES, type SqliteTypes } from "./rows.js";

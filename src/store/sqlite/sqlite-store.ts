@@ -28,9 +28,8 @@ import type {
   SkipReason,
   Store,
 } from "../store.js";
-import type { BuildGraph, OwnershipFile, OwnershipRule, RepoDoc, RepoKnowledge, RepoModule } from "../../indexer/knowledge/types.js";
-import type { InstructionFile } from "../../indexer/knowledge/instructions.js";
-import type { SemanticMeta, StoredSemantic } from "../../indexer/semantic/meta.js";
+import type { BuildGraph, OwnershipFile, OwnershipRule, RepoDoc, RepoKnowledge, RepoModule } from "../../core/knowledge.js";
+import type { SemanticMeta, StoredSemantic } from "../../core/semantic.js";
 import { MIGRATIONS, ROW_ID_STRIDE, buildTables, createBuildIndexesSql, createBuildTablesSql, dropBuildTablesSql } from "./migrations.js";
 import { FILE_COLUMNS, SQLITE_VALUES, prefixUpperBound, toFileRow, type FileDbRow, type SqliteTypes } from "./rows.js";
 import { AUDIT_COLUMNS, auditRecordOf, auditValues, indexRowOf, type AuditDbRow, type IndexDbRow as SharedIndexDbRow } from "../db-rows.js";
@@ -39,8 +38,9 @@ import { deleteTerms, documentFrequency, fileEdges, hasTermTables, insertTerms, 
 import { DenseScores, topRanked, type TermSizes } from "../term-scores.js";
 import { SEMANTIC_TABLES, fileVectors, getSemantic, putFileVectors, putSemantic } from "./semantic-queries.js";
 import { normalizeRankTerms } from "../bm25f.js";
-import { QueryError } from "../../query/errors.js";
+import { QueryError } from "../../core/errors.js";
 import { EMPTY_GRAPH, EMPTY_OWNERSHIP, builderIdentity, isAbandoned, skipCounts } from "../row-rules.js";
+import type { InstructionFile } from "../../core/instructions.js";
 
 const BUSY_TIMEOUT_MS = 5000;
 /** Text written per build transaction before it commits. */

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { Extraction } from "../../indexer/symbols/types.js";
+import type { Extraction } from "../../core/symbols.js";
 import { REFERENCE_COLUMNS, SYMBOL_COLUMNS, referenceRowOf, symbolRowOf, type ReferenceDbRow, type SymbolDbRow } from "../db-rows.js";
 import type { ReferenceQuery, ReferenceRow, SymbolQuery, SymbolRow } from "../store.js";
 import { ROW_ID_STRIDE, type BuildTables } from "./migrations.js";

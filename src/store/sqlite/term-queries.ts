@@ -1,6 +1,5 @@
 import Database from "better-sqlite3";
-import type { FileTerms } from "../../indexer/terms.js";
-import { termCount } from "../../indexer/terms.js";
+import { type FileTerms, termCount } from "../../core/terms.js";
 import { FIELD_BIT, RANK_FIELDS } from "../bm25f.js";
 import type { FileEdge } from "../store.js";
 import { MAX_NAME_DEFINITIONS, MAX_NAME_REFERENCES, assembleEdges } from "../file-edges.js";

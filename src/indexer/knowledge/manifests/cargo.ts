@@ -26,7 +26,7 @@ import {
   type Collected,
   type Context,
 } from "./common.js";
-import type { ManifestFile } from "../types.js";
+import type { ManifestFile } from "../../../core/knowledge.js";
 
 interface Crate {
   file: ManifestFile;

@@ -15,7 +15,7 @@ import type {
   PathInfo,
   RepoModule,
   TestRunner,
-} from "../types.js";
+} from "../../../core/knowledge.js";
 
 /** What the one pass over every indexed path learns about a module's own files (innermost assignment). */
 export interface ModuleStats {

@@ -18,7 +18,7 @@ import {
   type Context,
 } from "./common.js";
 import { parseXml, xmlText } from "./xml.js";
-import type { ManifestFile } from "../types.js";
+import type { ManifestFile } from "../../../core/knowledge.js";
 
 export const PROJECT_EXTENSIONS = [".csproj", ".fsproj", ".vbproj"];
 const PROJECT_ARRAYS: ReadonlySet<string> = new Set(["ItemGroup", "PropertyGroup", "ProjectReference", "PackageReference", "Import", "Sdk"]);

@@ -7,7 +7,7 @@ import * as linguist from "linguist-languages";
 import type { Language } from "linguist-languages";
 import { languageIdFromLinguistName } from "../../classify.js";
 import { isTestPath } from "../../../policy/labels.js";
-import type { BuildSystem, RepoModule } from "../types.js";
+import type { BuildSystem, RepoModule } from "../../../core/knowledge.js";
 import { baseName, cmp, dirName, NOTABLE_NAMES, type ModuleStats } from "./common.js";
 
 /** Order of build systems when nothing else decides (ties in counts, modules sharing a folder). */

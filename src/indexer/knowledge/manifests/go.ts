@@ -14,7 +14,7 @@ import {
   type Collected,
   type Context,
 } from "./common.js";
-import type { ManifestFile } from "../types.js";
+import type { ManifestFile } from "../../../core/knowledge.js";
 
 export interface GoDirective {
   verb: string;

@@ -19,7 +19,7 @@ import {
   type Collected,
   type Context,
 } from "./common.js";
-import type { ManifestFile } from "../types.js";
+import type { ManifestFile } from "../../../core/knowledge.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // Tokenizer

@@ -19,7 +19,7 @@ import {
   type Context,
 } from "./common.js";
 import { parseXml, xmlText } from "./xml.js";
-import type { ManifestFile } from "../types.js";
+import type { ManifestFile } from "../../../core/knowledge.js";
 
 const POM_ARRAYS: ReadonlySet<string> = new Set(["module", "dependency", "plugin", "profile"]);
 /** Build plugins that make a module a runnable application. */

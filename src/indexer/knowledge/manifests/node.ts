@@ -31,7 +31,7 @@ import {
   type Collected,
   type Context,
 } from "./common.js";
-import type { ManifestFile, TestRunner } from "../types.js";
+import type { ManifestFile, TestRunner } from "../../../core/knowledge.js";
 
 type PackageManager = "npm" | "yarn" | "pnpm";
 

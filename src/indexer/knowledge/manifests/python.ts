@@ -18,7 +18,7 @@ import {
   type Context,
 } from "./common.js";
 import { parseTomlFile } from "./cargo.js";
-import type { ManifestFile } from "../types.js";
+import type { ManifestFile } from "../../../core/knowledge.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // INI (setup.cfg, tox.ini)

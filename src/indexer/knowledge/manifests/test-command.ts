@@ -2,7 +2,7 @@
  * One test file (or class, or named tests) run with the module's own build tool: the module's test command,
  * narrowed the way its runner narrows (`-Dtest=`, `--tests`, `-- <file>`, `-run`, `--test`, `--filter`).
  */
-import type { BuildGraph, RepoModule } from "../types.js";
+import type { BuildGraph, RepoModule } from "../../../core/knowledge.js";
 import {
   alwaysQuote,
   cdPrefix,

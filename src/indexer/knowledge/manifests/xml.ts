@@ -1,7 +1,7 @@
 /** XML manifests (pom.xml, *.csproj, *.slnx): validate first, so a broken file is a warning with a line. */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import type { Context } from "./common.js";
-import type { ManifestFile } from "../types.js";
+import type { ManifestFile } from "../../../core/knowledge.js";
 
 export function parseXml(ctx: Context, file: ManifestFile, arrayTags: ReadonlySet<string>): Record<string, unknown> | null {
   const text = file.content;

@@ -1,4 +1,3 @@
-import type { TrainingStats } from "./trainer.js";
 
 /** Who made an index's file vectors: the model trained on the repository, or the operator's embeddings endpoint. */
 export type EmbeddingProviderKind = "builtin" | "openai_compatible";
@@ -27,4 +26,18 @@ export interface StoredSemantic {
   model: Buffer;
   meta: SemanticMeta;
   createdAt: string;
+}
+
+/** What training saw and kept, stored with the model for inspect_index and benchmarks. */
+export interface TrainingStats {
+  documentsSeen: number;
+  documentsKept: number;
+  tokensKept: number;
+  /** Documents were kept with probability 2^-sampleLevel. */
+  sampleLevel: number;
+  vocabulary: number;
+  dims: number;
+  pairs: number;
+  prunedPairs: number;
+  nonZeros: number;
 }
