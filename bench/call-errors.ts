@@ -4,7 +4,7 @@
  * envelope with ok=false by call, category and message, and a timer for single calls (so a warm-up call is timed).
  */
 import { performance } from "node:perf_hooks";
-import type { Envelope } from "../src/mcp/envelope.js";
+import type { Envelope } from "../src/service/envelope.js";
 import type { Logger } from "../src/core/log.js";
 
 export interface CallError {

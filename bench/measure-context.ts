@@ -10,10 +10,10 @@
  * Every envelope with ok=false, timed or not, is recorded as an error (call-errors.ts).
  */
 import { join } from "node:path";
-import type { Envelope } from "../src/mcp/envelope.js";
+import type { Envelope } from "../src/service/envelope.js";
 import { arr, errorOf, errorRecorder, num, obj, timed, type CallError } from "./call-errors.js";
 import { runJsonChild } from "./child.js";
-import { REPO_ROOT, loadRepoInfo, loadRunTool, loadSchema, loadSqliteStore, loadTokens, loadTools } from "./dist.js";
+import { REPO_ROOT, loadGitHead, loadRunTool, loadSchema, loadSqliteStore, loadTokens, loadTools, benchDeps } from "./dist.js";
 import {
   CONTEXT_BUDGETS,
   FRESHNESS_PACKAGE_BUDGET,
@@ -193,7 +193,7 @@ export async function measureContext(
     loadTools(),
     loadSqliteStore(),
     loadSchema(),
-    loadRepoInfo(),
+    loadGitHead(),
     loadTokens(),
   ]);
   const tool = (name: string) => {
@@ -209,7 +209,7 @@ export async function measureContext(
 
   const head = await currentHead(root);
   const store = SqliteStore.open(dbPath);
-  const deps = { store, root, policy: defaultReadPolicy(), logger: recorder.logger, readHead: async () => head };
+  const deps = await benchDeps({ store, root, logger: recorder.logger, readHead: async () => head });
   try {
     // Packages first: nothing earlier in the process has loaded the index's knowledge.
     const items = specs.flatMap((spec) => CONTEXT_BUDGETS.map((budgetTokens) => ({ spec, budgetTokens })));

@@ -13,10 +13,10 @@
  * internal error the message is the logged exception's, which the envelope only names by correlation id.
  */
 import { join } from "node:path";
-import type { Envelope } from "../src/mcp/envelope.js";
+import type { Envelope } from "../src/service/envelope.js";
 import { arr, errorOf, errorRecorder, num, obj, timed, type CallError } from "./call-errors.js";
 import { runJsonChild } from "./child.js";
-import { REPO_ROOT, loadRepoInfo, loadResources, loadRunTool, loadSchema, loadSqliteStore, loadTools } from "./dist.js";
+import { REPO_ROOT, loadGitHead, loadResources, loadRunTool, loadSchema, loadSqliteStore, loadTools, benchDeps } from "./dist.js";
 import { KNOWLEDGE_RESOURCE_URIS, relatedTestsArgs, type OwnershipLookup, type RelatedTestsLookup } from "./queries.js";
 import { timeCalls } from "./time-calls.js";
 
@@ -171,7 +171,7 @@ export async function measureKnowledge(
     loadResources(),
     loadSqliteStore(),
     loadSchema(),
-    loadRepoInfo(),
+    loadGitHead(),
   ]);
   const relatedTool = findTool("find_related_tests");
   if (!relatedTool) throw new Error("find_related_tests tool not found");
@@ -188,7 +188,7 @@ export async function measureKnowledge(
 
   const head = await currentHead(root);
   const store = SqliteStore.open(dbPath);
-  const deps = { store, root, policy: defaultReadPolicy(), logger: recorder.logger, readHead: async () => head };
+  const deps = await benchDeps({ store, root, logger: recorder.logger, readHead: async () => head });
   try {
     // Resources first: nothing earlier in the process has loaded the index's knowledge.
     const resourceRuns = await timeCalls(resources, passes, (r) => timed(async () => note(r.uri, await runTool(r.reader, {}, deps))));

@@ -3,7 +3,7 @@
  * search → policy projection → envelope), without the JSON-RPC transport. Warm: one untimed pass first.
  */
 import { performance } from "node:perf_hooks";
-import { loadLog, loadOpenStore, loadRepoInfo, loadRunTool, loadSchema, loadTools } from "./dist.js";
+import { loadLog, loadOpenStore, loadGitHead, loadRunTool, loadSchema, loadTools, benchDeps } from "./dist.js";
 import { searchArgs, type BenchQuery } from "./queries.js";
 import { timeCalls } from "./time-calls.js";
 
@@ -53,7 +53,7 @@ export async function measureQueries(root: string, location: string, queries: re
     loadOpenStore(),
     loadSchema(),
     loadLog(),
-    loadRepoInfo(),
+    loadGitHead(),
   ]);
   const tool = findTool("search_code");
   if (!tool) throw new Error("search_code tool not found");
@@ -61,7 +61,7 @@ export async function measureQueries(root: string, location: string, queries: re
   const head = await currentHead(root);
   const readHeadMs = performance.now() - headStart;
   const store = await openStore(location);
-  const deps = { store, root, policy: defaultReadPolicy(), logger: silentLogger, readHead: async () => head };
+  const deps = await benchDeps({ store, root, logger: silentLogger, readHead: async () => head });
   try {
     const timed = await timeCalls(queries, passes, (q) => runTool(tool, searchArgs(q), deps));
     const perQuery: QueryTiming[] = timed.map((t) => ({ query: t.item, samplesMs: t.samplesMs, outcome: outcomeOf(t.warmup) }));

@@ -10,7 +10,7 @@ import { timeCalls } from "./time-calls.js";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import type { IndexStats } from "../src/store/store.js";
-import { loadLog, loadOpenStore, loadRepoInfo, loadRunTool, loadSchema, loadSqliteStore, loadTools } from "./dist.js";
+import { loadLog, loadOpenStore, loadGitHead, loadRunTool, loadSchema, loadSqliteStore, loadTools, benchDeps } from "./dist.js";
 import { findSymbolArgs, type SymbolLookup } from "./queries.js";
 
 export interface ExtractorCount {
@@ -196,13 +196,13 @@ export async function measureSymbolLookups(
     loadOpenStore(),
     loadSchema(),
     loadLog(),
-    loadRepoInfo(),
+    loadGitHead(),
   ]);
   const tool = findTool("find_symbol");
   if (!tool) throw new Error("find_symbol tool not found");
   const head = await currentHead(root);
   const store = await openStore(dbPath);
-  const deps = { store, root, policy: defaultReadPolicy(), logger: silentLogger, readHead: async () => head };
+  const deps = await benchDeps({ store, root, logger: silentLogger, readHead: async () => head });
   try {
     const timed = await timeCalls(lookups, passes, (l) => runTool(tool, findSymbolArgs(l), deps));
     const perLookup: LookupTiming[] = timed.map((t) => ({ lookup: t.item, samplesMs: t.samplesMs, outcome: outcomeOf(t.warmup) }));

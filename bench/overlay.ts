@@ -9,9 +9,10 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { defaultReadPolicy } from "../src/config/schema.js";
-import { buildOverlay } from "../src/indexer/overlay.js";
+import { buildOverlay, lazyExtractor } from "../src/sources/work-tree-overlay.js";
+import { testDeps } from "../test/helpers/deps.js";
 import { silentLogger } from "../src/core/log.js";
-import { runTool } from "../src/mcp/run-tool.js";
+import { runTool } from "../src/service/run-tool.js";
 import { findTool } from "../src/mcp/tools/index.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { BENCH_DIR } from "./corpus.js";
@@ -42,21 +43,22 @@ export async function measureOverlay(root: string, dbPath: string, relPath: stri
   const file = join(root, relPath);
   const original = readFileSync(file);
   const maxBytes = defaultReadPolicy().maxIndexedFileBytes;
+  const extractor = lazyExtractor();
   const out: OverlayMeasurement = { path: relPath, bytes: original.length, cleanMs: [], editedMs: [], lookupMs: [], found: "" };
   try {
     for (let i = 0; i < passes; i++) {
       const s = performance.now();
-      await buildOverlay(root, store, index, maxBytes);
+      await buildOverlay(root, store, index, maxBytes, extractor);
       out.cleanMs.push(performance.now() - s);
     }
     writeFileSync(file, `${original.toString("utf8")}${probeLine(relPath)}`);
     let overlay: WorkingTreeOverlay | null = null;
     for (let i = 0; i < passes; i++) {
       const s = performance.now();
-      overlay = await buildOverlay(root, store, index, maxBytes);
+      overlay = await buildOverlay(root, store, index, maxBytes, extractor);
       out.editedMs.push(performance.now() - s);
     }
-    const deps = { store, root, policy: defaultReadPolicy(), logger: silentLogger, readHead: async () => index.baseCommit, overlay: async () => overlay! };
+    const deps = testDeps({ store, root, logger: silentLogger, readHead: async () => index.baseCommit, overlay: async () => overlay! });
     for (let i = 0; i < passes; i++) {
       const s = performance.now();
       const env = await runTool(findTool("find_symbol")!, { symbol: PROBE }, deps);

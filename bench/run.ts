@@ -11,7 +11,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { BENCH_DIR, CORPUS_NAMES, prepareCorpus, type CorpusName } from "./corpus.js";
-import { REPO_ROOT, loadPipeline } from "./dist.js";
+import { REPO_ROOT, loadIndexFormat } from "./dist.js";
 import { machineInfo } from "./machine.js";
 import { measureIncremental, measureIndex, type IndexMeasurement } from "./measure-index.js";
 import { measureOverlay } from "./overlay.js";
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
   const symbols = await storeSymbolFigures(dbPath);
   const indexFiguresOwn = !reused || figuresMatchStore(index, symbols);
   if (!indexFiguresOwn) step(`the saved figures in ${INDEX_RESULT_FILE(opts.corpus)} are not those of the store's ready index ${symbols.indexId}`);
-  const { EXTRACTOR_VERSION } = await loadPipeline();
+  const { EXTRACTOR_VERSION } = await loadIndexFormat();
   const indexCurrent = symbols.extractorVersion === EXTRACTOR_VERSION;
   if (!indexCurrent) step(`the reused index was built by extractor ${symbols.extractorVersion}, not ${EXTRACTOR_VERSION}: queries will fail; run without --reuse-index`);
   if (symbols.tables) step(`dbstat scan took ${(symbols.tables.scanMs / MS_PER_S).toFixed(1)} s`);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
-import { queryHash } from "../src/mcp/audit.js";
+import { queryHash } from "../src/service/audit.js";
 import { openHarness, type Harness } from "./helpers/harness.js";
 
 describe("audit log: one record per tool call, hashes not queries", () => {

@@ -5,11 +5,10 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { defaultReadPolicy } from "../src/config/schema.js";
-import { overlayProvider } from "../src/indexer/overlay.js";
+import { lazyExtractor, overlayProvider } from "../src/sources/work-tree-overlay.js";
 import { buildIndex, updateIndex } from "../src/indexer/pipeline.js";
-import { currentHead } from "../src/indexer/repo-info.js";
 import { silentLogger } from "../src/core/log.js";
-import type { Envelope } from "../src/mcp/envelope.js";
+import type { Envelope } from "../src/service/envelope.js";
 import type { FreshnessReport, NotCheckedItem, StaleItem } from "../src/query/context-package/freshness.js";
 import { spanHash, valueHash } from "../src/query/context-package/manifest.js";
 import type { ContextManifest } from "../src/query/context-package/types.js";
@@ -17,6 +16,7 @@ import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, git, type BuiltRepo } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";
 import { sha256 } from "../src/core/hash.js";
+import { currentHead } from "../src/sources/git-head.js";
 
 const PKG = "services/pricing/src/main/java/com/acme/pricing";
 const SERVICE = `${PKG}/QuoteService.java`;
@@ -118,7 +118,7 @@ describe("check_context_freshness: which parts of a context package went stale",
       policy: defaultReadPolicy(),
       logger: silentLogger,
       readHead: () => currentHead(root),
-      overlay: overlayProvider(root, store, MIB, () => clock),
+      overlay: overlayProvider(root, store, MIB, lazyExtractor(), () => clock),
     });
   });
   after(async () => {

@@ -4,13 +4,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { defaultReadPolicy } from "../src/config/schema.js";
 import { silentLogger } from "../src/core/log.js";
-import { runTool } from "../src/mcp/run-tool.js";
+import { runTool } from "../src/service/run-tool.js";
 import { findTool } from "../src/mcp/tools/index.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { CLI } from "./helpers/cli.js";
 import { git } from "./helpers/fixture.js";
+import { testDeps } from "./helpers/deps.js";
 
 /** Enough files that a build takes a few seconds and uses symbol worker threads. */
 const MODULES = 60;
@@ -37,7 +37,7 @@ async function answers(root: string, storePath: string): Promise<string> {
   const store = SqliteStore.open(storePath);
   try {
     assert.equal(store.integrityCheck(), "ok");
-    const deps = { store, root, policy: defaultReadPolicy(), logger: silentLogger, readHead: async () => null };
+    const deps = testDeps({ store, root, logger: silentLogger, readHead: async () => null });
     const out: unknown[] = [];
     for (const [tool, args] of PROBES) {
       const env = await runTool(findTool(tool)!, args, deps);

@@ -6,7 +6,6 @@ import { after, before, describe, test } from "node:test";
 import { defaultOperatorConfig, defaultReadPolicy, type OperatorConfig } from "../src/config/schema.js";
 import { parseInstructionText } from "../src/indexer/knowledge/instructions.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
-import { currentHead } from "../src/indexer/repo-info.js";
 import { silentLogger } from "../src/core/log.js";
 import {
   PLATFORM_SAFETY_RULES,
@@ -22,6 +21,7 @@ import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { git } from "./helpers/fixture.js";
 import { openClient, openHarness, type Harness } from "./helpers/harness.js";
 import type { InstructionFile } from "../src/core/instructions.js";
+import { currentHead } from "../src/sources/git-head.js";
 
 const COMMIT = "0123456789abcdef0123456789abcdef01234567";
 

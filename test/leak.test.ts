@@ -3,11 +3,11 @@ import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { defaultOperatorConfig, defaultReadPolicy } from "../src/config/schema.js";
-import { currentHead } from "../src/indexer/repo-info.js";
 import { silentLogger } from "../src/core/log.js";
-import { createAuditSink } from "../src/mcp/audit.js";
+import { createAuditSink } from "../src/service/audit.js";
 import { openClient, openHarness, type Harness } from "./helpers/harness.js";
 import { LEAKY_DIFF, SECRETS, TASKS_DIR, everyToolCall } from "./helpers/tool-calls.js";
+import { currentHead } from "../src/sources/git-head.js";
 
 /** Distinctive pieces: a cut snippet must not leak half a secret either. */
 const FRAGMENTS = SECRETS.flatMap((s) => [s, s.slice(0, 14), s.slice(-14)]);

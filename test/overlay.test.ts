@@ -5,18 +5,18 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { defaultReadPolicy } from "../src/config/schema.js";
-import { buildOverlay, overlayProvider } from "../src/indexer/overlay.js";
+import { buildOverlay, lazyExtractor, overlayProvider } from "../src/sources/work-tree-overlay.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
-import { currentHead } from "../src/indexer/repo-info.js";
 import { queryTerms } from "../src/core/terms.js";
 import { silentLogger } from "../src/core/log.js";
-import type { Envelope } from "../src/mcp/envelope.js";
+import type { Envelope } from "../src/service/envelope.js";
 import { OverlayStore } from "../src/store/overlay-store.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { RankQuery } from "../src/store/store.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";
 import { sha256 } from "../src/core/hash.js";
+import { currentHead } from "../src/sources/git-head.js";
 
 const PKG = "services/pricing/src/main/java/com/acme/pricing";
 const SERVICE = `${PKG}/QuoteService.java`;
@@ -60,7 +60,7 @@ describe("working-tree overlay: edited, new and deleted files answer from disk",
       policy: defaultReadPolicy(),
       logger: silentLogger,
       readHead: () => currentHead(root),
-      overlay: overlayProvider(root, store, 1 << 20, () => clock),
+      overlay: overlayProvider(root, store, 1 << 20, lazyExtractor(), () => clock),
     });
   });
   after(async () => {
@@ -131,7 +131,7 @@ describe("working-tree overlay: edited, new and deleted files answer from disk",
 
   test("ranking sees the working tree: an edited file's new terms, a new file, not a deleted one", async () => {
     const index = (await store.getReadyIndex())!;
-    const live = new OverlayStore(store, await buildOverlay(root, store, index, 1 << 20));
+    const live = new OverlayStore(store, await buildOverlay(root, store, index, 1 << 20, lazyExtractor()));
     const query = (text: string): RankQuery => ({ terms: queryTerms(text).map((term) => ({ term, weight: 1 })), weights: { path: 1, symbols: 2, body: 1 }, limit: 10 });
     assert.deepEqual(await store.rankFiles(index.id, query("tax")), [], "the index has not seen the edit");
     const tax = await live.rankFiles(index.id, query("quote with tax"));

@@ -8,11 +8,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { EXIT } from "../src/cli/exit-codes.js";
 import { storeLabel, withoutStoreSecret } from "../src/store/store-url.js";
 import { defaultOperatorConfig, defaultReadPolicy } from "../src/config/schema.js";
-import { overlayProvider } from "../src/indexer/overlay.js";
+import { lazyExtractor, overlayProvider } from "../src/sources/work-tree-overlay.js";
 import { buildIndex, type IndexResult } from "../src/indexer/pipeline.js";
-import { currentHead } from "../src/indexer/repo-info.js";
 import { silentLogger } from "../src/core/log.js";
-import { createAuditSink } from "../src/mcp/audit.js";
+import { createAuditSink } from "../src/service/audit.js";
 import { openStore } from "../src/store/open.js";
 import type { Store } from "../src/store/store.js";
 import { CLI, runCli } from "./helpers/cli.js";
@@ -20,6 +19,7 @@ import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";
 import { dropPgSchema, freshPgStoreUrl, pgSkip } from "./helpers/pg.js";
 import { TASKS_DIR, everyToolCall } from "./helpers/tool-calls.js";
+import { currentHead } from "../src/sources/git-head.js";
 
 /**
  * The golden repository indexed by the real pipeline into SQLite and into PostgreSQL, served by the real server
@@ -75,7 +75,7 @@ describe("PostgreSQL end to end: every answer equals SQLite's", { skip: pgSkip()
       operator: { ...defaultOperatorConfig(), taskSources: [{ type: "local", dir: TASKS_DIR }] },
       logger: silentLogger,
       readHead: () => currentHead(root),
-      overlay: overlayProvider(root, store, policy.maxIndexedFileBytes),
+      overlay: overlayProvider(root, store, policy.maxIndexedFileBytes, lazyExtractor()),
       audit: createAuditSink({ store, preview: true, logger: silentLogger }),
     });
     return { store, index, client };

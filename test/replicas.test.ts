@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Envelope } from "../src/mcp/envelope.js";
+import type { Envelope } from "../src/service/envelope.js";
 import { CLI, PROJECT_ROOT } from "./helpers/cli.js";
 import { buildGoldenRepo, git, type BuiltRepo } from "./helpers/fixture.js";
 import { callTool, connect, serveCli, stop } from "./helpers/http-cli.js";

@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { defaultReadPolicy } from "../src/config/schema.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
 import { silentLogger } from "../src/core/log.js";
-import type { Envelope } from "../src/mcp/envelope.js";
+import type { Envelope } from "../src/service/envelope.js";
 import { unwrapUntrusted, wrapUntrusted } from "../src/policy/wrapper.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { git } from "./helpers/fixture.js";

@@ -7,13 +7,13 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { defaultOperatorConfig, defaultReadPolicy } from "../src/config/schema.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
-import { currentHead } from "../src/indexer/repo-info.js";
-import { externalEmbeddings } from "../src/indexer/semantic/provider.js";
+import { externalEmbeddings } from "../src/sources/embeddings.js";
 import { silentLogger } from "../src/core/log.js";
-import type { Envelope } from "../src/mcp/envelope.js";
+import type { Envelope } from "../src/service/envelope.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";
+import { currentHead } from "../src/sources/git-head.js";
 
 const DIMS = 16;
 

@@ -9,13 +9,7 @@ import Database from "better-sqlite3";
 import { PolicyFileSchema, defaultReadPolicy } from "../src/config/schema.js";
 import type { SemanticMeta } from "../src/core/semantic.js";
 import { MODEL_FORMAT, SemanticModel, lightStem } from "../src/indexer/semantic/model.js";
-import {
-  EmbeddingProviderError,
-  builtinProvider,
-  createEmbeddingProvider,
-  embeddingsEndpoint,
-  openAiCompatibleProvider,
-} from "../src/indexer/semantic/provider.js";
+import { EmbeddingProviderError, createEmbeddingProvider, embeddingsEndpoint, openAiCompatibleProvider } from "../src/sources/embeddings.js";
 import { multiply, orthonormalize, randomizedEigen, type SparseMatrix } from "../src/indexer/semantic/linalg.js";
 import { gaussian, seededRandom } from "../src/indexer/semantic/random.js";
 import { SemanticTrainer, type TrainerOptions } from "../src/indexer/semantic/trainer.js";
@@ -23,6 +17,7 @@ import { SEMANTIC_RETRIEVAL, denseScores, expandQuery, loadSemantic } from "../s
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { FileInput, IndexMeta } from "../src/store/store.js";
 import { textFile } from "./helpers/rows.js";
+import { builtinProvider } from "../src/indexer/semantic/builtin-provider.js";
 
 /**
  * Identifiers of four unrelated concerns, already split into sub-words. Cache expiry is the one queries ask

@@ -9,13 +9,13 @@ import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { defaultOperatorConfig, defaultReadPolicy, type ReadPolicy, type TaskSource } from "../src/config/schema.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
-import { currentHead } from "../src/indexer/repo-info.js";
 import { silentLogger } from "../src/core/log.js";
-import type { Envelope } from "../src/mcp/envelope.js";
+import type { Envelope } from "../src/service/envelope.js";
 import type { TaskContext } from "../src/query/task-context.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";
+import { currentHead } from "../src/sources/git-head.js";
 
 const TASKS_DIR = fileURLToPath(new URL("./fixtures/tasks/", import.meta.url));
 const RECORDED = fileURLToPath(new URL("./fixtures/tasks/github/", import.meta.url));

@@ -1,17 +1,16 @@
 import { defaultStorePath, loadOperatorConfig, resolveRoot } from "../config/resolve.js";
 import type { OperatorConfig, ReadPolicy } from "../config/schema.js";
-import { overlayProvider } from "../indexer/overlay.js";
-import { currentHead } from "../indexer/repo-info.js";
+import { lazyExtractor, overlayProvider, type ExtractorSource } from "../sources/work-tree-overlay.js";
+import { createRequestSources } from "../sources/index.js";
+import type { RequestSources } from "../core/sources.js";
+import { cachedHeadReader } from "../sources/git-head.js";
 import { dirname, join } from "node:path";
 import { createLogger, type Logger } from "../core/log.js";
-import { createAuditSink } from "../mcp/audit.js";
-import type { ServerDeps } from "../mcp/deps.js";
+import { createAuditSink } from "../service/audit.js";
+import type { ServerDeps } from "../service/deps.js";
 import { openStore } from "../store/open.js";
 import { isPostgresUrl, storeLabel } from "../store/store-url.js";
 import type { Store } from "../store/store.js";
-
-/** HEAD is re-read at most this often for stale-index warnings. */
-const HEAD_CACHE_MS = 1000;
 
 export interface CommonOptions {
   repo?: string;
@@ -35,6 +34,10 @@ export interface Setup {
   policy: ReadPolicy;
   /** The whole operator policy file (instruction layers, task sources); `policy` is its read policy. */
   operator: OperatorConfig;
+  /** Task sources and the embeddings endpoint of `operator`, built once. */
+  sources: RequestSources;
+  /** The one parser of working-tree files, shared by every repository this process serves. */
+  extractor: ExtractorSource;
   logger: Logger;
   repoIdOverride?: string;
 }
@@ -54,6 +57,8 @@ export async function setup(opts: CommonOptions, rootArg?: string): Promise<Setu
     store,
     policy,
     operator,
+    sources: createRequestSources(operator, process.env),
+    extractor: lazyExtractor(),
     logger: createLogger(process.stderr),
     ...(opts.repoId ? { repoIdOverride: opts.repoId } : {}),
   };
@@ -66,14 +71,6 @@ export async function servedRepoId(s: Setup): Promise<string | undefined> {
   return ready.find((i) => i.rootPath === s.root)?.repoId;
 }
 
-export function cachedHeadReader(root: string, now: () => number = Date.now): () => Promise<string | null> {
-  let cached: { at: number; value: Promise<string | null> } | null = null;
-  return () => {
-    const t = now();
-    if (!cached || t - cached.at > HEAD_CACHE_MS) cached = { at: t, value: currentHead(root) };
-    return cached.value;
-  };
-}
 
 export async function serverDeps(s: Setup): Promise<ServerDeps> {
   const repoId = await servedRepoId(s);
@@ -81,11 +78,11 @@ export async function serverDeps(s: Setup): Promise<ServerDeps> {
     store: s.store,
     root: s.root,
     ...(repoId ? { repoId } : {}),
-    policy: s.policy,
     operator: s.operator,
+    sources: s.sources,
     logger: s.logger,
     readHead: cachedHeadReader(s.root),
-    overlay: overlayProvider(s.root, s.store, s.policy.maxIndexedFileBytes),
+    overlay: overlayProvider(s.root, s.store, s.policy.maxIndexedFileBytes, s.extractor),
     audit: createAuditSink({ store: s.store, jsonlFile: auditFile(s.storePath), preview: s.policy.auditPreview, logger: s.logger }),
   };
 }

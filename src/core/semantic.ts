@@ -41,3 +41,16 @@ export interface TrainingStats {
   prunedPairs: number;
   nonZeros: number;
 }
+
+/**
+ * Where text becomes vectors. The built-in provider is the model trained on the repository (nothing leaves the
+ * machine); the OpenAI-compatible one posts text to an operator's `/v1/embeddings` endpoint (Ollama, llama.cpp,
+ * TEI, a hosted API). Files and queries must be embedded by the same provider and model.
+ */
+export interface EmbeddingProvider {
+  readonly kind: EmbeddingProviderKind;
+  /** The endpoint's model name (null for the built-in model), recorded with the index's vectors. */
+  readonly model: string | null;
+  /** One unit-length vector per text, in order. */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}

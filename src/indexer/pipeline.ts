@@ -14,10 +14,10 @@ import { LEXICAL_LANGUAGES, NO_SYMBOL_GENERATED_REASONS, languageSpec } from "./
 import { extractLexical } from "./symbols/lexical.js";
 import { ExtractionPool } from "./symbols/pool.js";
 import { SemanticStage, embedChangedFiles } from "./semantic/stage.js";
-import type { EmbeddingProvider } from "./semantic/provider.js";
 import type { Extraction } from "../core/symbols.js";
 import { fileTerms, type FileTerms } from "../core/terms.js";
 import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
+import type { EmbeddingProvider } from "../core/semantic.js";
 
 /** Below this many files, workers cost more to start than they save: extract in-process. */
 const SMALL_REPO_FILES = 2000;

@@ -60,8 +60,4 @@ export async function readRepoInfo(rootPath: string, repoIdOverride?: string, kn
   return { rootPath, repoId, isGit, baseCommit, branch: branch === "HEAD" ? null : branch, dirty };
 }
 
-/** The commit HEAD points at now (for stale-index warnings); null outside git or before the first commit. */
-export async function currentHead(rootPath: string): Promise<string | null> {
-  return gitTextOrNull(rootPath, ["rev-parse", "--verify", "-q", "HEAD"]);
-}
 

@@ -14,14 +14,15 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { projectMessage } from "../policy/projection.js";
-import { callMetaFrom } from "./audit.js";
-import { isRepoSet, type ServedRepos, type ServerDeps } from "./deps.js";
-import { toCallToolResult, type Envelope } from "./envelope.js";
+import { callMetaFrom } from "../service/audit.js";
+import { isRepoSet, type ServedRepos, type ServerDeps } from "../service/deps.js";
+import { type Envelope } from "../service/envelope.js";
 import { PROMPTS, completePromptArgument, getPrompt } from "./prompts/index.js";
 import { DOCS_URI_PREFIX, RESOURCES, docIdFromUri, docResourceTemplate } from "./resources/index.js";
-import { repoIdSchema, runTool, runToolIn } from "./run-tool.js";
+import { repoIdSchema, runTool, runToolIn } from "../service/run-tool.js";
 import { toolInputJsonSchema } from "./schema-json.js";
 import { TOOLS, findTool } from "./tools/index.js";
+import { toCallToolResult } from "./call-result.js";
 
 export const SERVER_NAME = "repoctx";
 

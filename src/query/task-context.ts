@@ -1,10 +1,10 @@
-import type { RawTask } from "../indexer/tasks/types.js";
 import { detectInstructionLikeText } from "../policy/injection.js";
 import type { LabelInput } from "../policy/labels.js";
 import { redactText } from "../policy/redact.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
 import type { InstructionLikeMatch } from "../core/instructions.js";
 import type { Warning } from "../core/evidence.js";
+import type { RawTask } from "../core/tasks.js";
 
 /**
  * Task and issue text as structured, untrusted context: the objective, acceptance criteria, non-goals, links,

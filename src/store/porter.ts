@@ -2,7 +2,7 @@
  * The Porter stemmer exactly as SQLite's FTS5 `porter` tokenizer applies it (fts5_porter.c), so a store that keeps
  * its own postings (PostgreSQL) stems index and query terms to the same tokens the SQLite store's FTS5 terms table
  * holds: `expiration` and `expired` both become `expir` in either store. Terms reach it as single lowercase
- * [a-z0-9_] tokens (see indexer/terms.ts and normalizeRankTerms), so the tokenizer underneath (unicode61 with `_`
+ * [a-z0-9_] tokens (see core/terms.ts and normalizeRankTerms), so the tokenizer underneath (unicode61 with `_`
  * as a token character) leaves them whole and only the stemming step is reproduced here.
  */
 

@@ -5,13 +5,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { defaultReadPolicy, type ReadPolicy } from "../../src/config/schema.js";
 import { buildIndex, type IndexResult } from "../../src/indexer/pipeline.js";
-import { currentHead } from "../../src/indexer/repo-info.js";
 import { silentLogger, type Logger } from "../../src/core/log.js";
-import type { Envelope } from "../../src/mcp/envelope.js";
-import { createAuditSink } from "../../src/mcp/audit.js";
+import type { Envelope } from "../../src/service/envelope.js";
+import { createAuditSink } from "../../src/service/audit.js";
 import { createServer } from "../../src/mcp/server.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, type BuiltRepo } from "./fixture.js";
+import { currentHead } from "../../src/sources/git-head.js";
+import type { RepoSet } from "../../src/service/deps.js";
+import { testServed, type TestDeps } from "./deps.js";
 
 export interface Harness {
   repo: BuiltRepo;
@@ -24,8 +26,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function openClient(deps: Parameters<typeof createServer>[0]): Promise<Client> {
-  const server = createServer(deps);
+export async function openClient(deps: TestDeps | RepoSet): Promise<Client> {
+  const server = createServer(testServed(deps));
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const client = new Client({ name: "repoctx-test", version: "0.0.0" });

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Envelope } from "../../src/mcp/envelope.js";
+import type { Envelope } from "../../src/service/envelope.js";
 import { CLI, PROJECT_ROOT } from "./cli.js";
 
 /** A real SDK client over Streamable HTTP with a bearer token. */

@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { defaultReadPolicy } from "../../src/config/schema.js";
 import { buildIndex } from "../../src/indexer/pipeline.js";
-import { currentHead } from "../../src/indexer/repo-info.js";
+import { currentHead } from "../../src/sources/git-head.js";
+import { testDeps } from "./deps.js";
 import { silentLogger } from "../../src/core/log.js";
-import type { ServerDeps } from "../../src/mcp/deps.js";
+import type { ServerDeps } from "../../src/service/deps.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, git, type BuiltRepo } from "./fixture.js";
 
@@ -44,7 +45,7 @@ export function buildBillingRepo(root: string): void {
 }
 
 function depsOf(store: SqliteStore, root: string, repoId: string): ServerDeps {
-  return { store, root, repoId, policy: defaultReadPolicy(), logger: silentLogger, readHead: () => currentHead(root) };
+  return testDeps({ store, root, repoId, logger: silentLogger, readHead: () => currentHead(root) });
 }
 
 /** The golden repository (A) and a billing repository (B), both indexed into one SQLite store. */

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
-import type { Envelope } from "../../mcp/envelope.js";
+import type { Envelope } from "../../service/envelope.js";
 
 export interface ContextOptions {
   goal?: string;

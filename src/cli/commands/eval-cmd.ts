@@ -1,11 +1,11 @@
 import { ConfigError, loadOperatorConfig, resolveRoot } from "../../config/resolve.js";
 import { isGitWorkTree } from "../../indexer/git.js";
-import { currentHead } from "../../indexer/repo-info.js";
 import { RECALL_CUTOFFS } from "../../eval/metrics.js";
 import { DEFAULT_MODES } from "../../eval/modes.js";
 import { UnknownModeError, runEval, type EvalEvent, type EvalReport } from "../../eval/run.js";
 import { EXIT } from "../exit-codes.js";
 import { createProgressReporter } from "../progress.js";
+import { currentHead } from "../../sources/git-head.js";
 
 /** Commits evaluated when --commits is not given: enough for stable averages, a few minutes on large repositories. */
 export const DEFAULT_EVAL_COMMITS = 30;

@@ -1,5 +1,5 @@
 import { buildIndex, updateIndex, type IndexResult } from "../../indexer/pipeline.js";
-import { externalEmbeddings } from "../../indexer/semantic/provider.js";
+import { externalEmbeddings } from "../../sources/embeddings.js";
 import { createProgressReporter } from "../progress.js";
 import type { Setup } from "../setup.js";
 

@@ -1,5 +1,5 @@
-import type { Envelope } from "../../mcp/envelope.js";
-import { runTool } from "../../mcp/run-tool.js";
+import type { Envelope } from "../../service/envelope.js";
+import { runTool } from "../../service/run-tool.js";
 import { findTool } from "../../mcp/tools/index.js";
 import type { ErrorCategory } from "../../core/errors.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";

@@ -1,18 +1,20 @@
 import { statSync } from "node:fs";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { resolveHttpSettings } from "../../config/http.js";
 import { ConfigError, loadOperatorConfig, resolveRoot } from "../../config/resolve.js";
 import type { OperatorConfig } from "../../config/schema.js";
-import { overlayProvider } from "../../indexer/overlay.js";
-import { createAuditSink, type AuditSink } from "../../mcp/audit.js";
-import { repoSet, type ServerDeps } from "../../mcp/deps.js";
+import { overlayProvider } from "../../sources/work-tree-overlay.js";
+import { createAuditSink, type AuditSink } from "../../service/audit.js";
+import { repoSet, type ServerDeps } from "../../service/deps.js";
 import { createServer } from "../../mcp/server.js";
 import { startHttpServer } from "../../mcp/transports/http.js";
+import { connectStdio } from "../../mcp/transports/stdio.js";
+import { createRequestSources } from "../../sources/index.js";
 import type { IndexRow } from "../../store/store.js";
-import { auditFile, cachedHeadReader, serverDeps, servedRepoId, type Setup } from "../setup.js";
+import { auditFile, serverDeps, servedRepoId, type Setup } from "../setup.js";
 import { watchRepository, type RepositoryWatcher } from "../watch.js";
 import { runIndex } from "./index-cmd.js";
 import { EXTRACTOR_VERSION } from "../../core/index-format.js";
+import { cachedHeadReader } from "../../sources/git-head.js";
 
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
 export const DEFAULT_HTTP_PORT = 8808;
@@ -65,15 +67,9 @@ function watchIndexed(s: Setup): RepositoryWatcher {
 export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
   await ensureIndexed(s, opts);
   const server = createServer(await serverDeps(s));
-  const transport = new StdioServerTransport();
-  await server.connect(transport);
+  const { closed } = await connectStdio(server);
   const watcher = opts.watch ? watchIndexed(s) : null;
-  await new Promise<void>((resolve) => {
-    const done = (): void => resolve();
-    process.stdin.once("end", done);
-    process.stdin.once("close", done);
-    server.onclose = done;
-  });
+  await closed;
   watcher?.close();
   await server.close();
 }
@@ -128,12 +124,12 @@ function repoDeps(t: Target, operator: OperatorConfig, audit: AuditSink): Server
     store: s.store,
     root: s.root,
     repoId: t.repoId,
-    policy: operator.repoContext,
     operator: withoutHttpSecrets(operator),
+    sources: s.sources,
     logger: s.logger,
     audit,
     ...(t.local
-      ? { readHead: cachedHeadReader(s.root), overlay: overlayProvider(s.root, s.store, operator.repoContext.maxIndexedFileBytes) }
+      ? { readHead: cachedHeadReader(s.root), overlay: overlayProvider(s.root, s.store, operator.repoContext.maxIndexedFileBytes, s.extractor) }
       : { readHead: async () => null, workTree: false }),
   };
 }
@@ -162,7 +158,7 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
   // current directory counts only when it is the one served.
   const local = roots ?? (ready.length === 0 ? [base.root] : ready.map((i) => i.rootPath).filter(isDirectory));
   const operator = await loadOperatorConfig(opts.policyPath, local);
-  const s: Setup = { ...base, operator, policy: operator.repoContext };
+  const s: Setup = { ...base, operator, policy: operator.repoContext, sources: createRequestSources(operator, process.env) };
   // Settings first: a host that needs tokens and has none fails before anything is indexed.
   const settings = resolveHttpSettings(operator.http, { host: opts.host, port: opts.port });
   const targets = await httpTargets(s, opts, roots, ready);

@@ -1,7 +1,7 @@
 import { redactText } from "../../policy/redact.js";
-import type { ServerDeps } from "../deps.js";
-import type { Envelope } from "../envelope.js";
-import { runTool } from "../run-tool.js";
+import type { ServerDeps } from "../../service/deps.js";
+import type { Envelope } from "../../service/envelope.js";
+import { runTool } from "../../service/run-tool.js";
 import { buildContextPackageTool } from "../tools/build-context-package.js";
 
 /** Budget of the package a prompt embeds when the caller gives none. */
@@ -178,7 +178,7 @@ async function symbolCompletions(deps: ServerDeps, indexId: string, value: strin
   const rows = await deps.store.findSymbols(indexId, { namePrefix: member || "", limit: COMPLETION_SCAN, ...(owner && !member ? { kinds: ["method", "function", "field", "constant"] } : {}) });
   const out = new Set<string>();
   for (const r of rows) {
-    if (r.file.isSecretSuspect && !deps.policy.includeSecretSuspectFiles) continue;
+    if (r.file.isSecretSuspect && !deps.operator.repoContext.includeSecretSuspectFiles) continue;
     const container = r.container?.split(/[.#]/).pop() ?? null;
     if (owner !== null && container !== owner) continue;
     out.add(container && (r.kind === "method" || r.kind === "function" || r.kind === "field" || r.kind === "constant") ? `${container}#${r.name}` : r.name);
@@ -192,7 +192,7 @@ async function pathCompletions(deps: ServerDeps, indexId: string, value: string)
   const files = await deps.store.listFiles(indexId, dir ? { pathPrefix: dir } : {});
   const out = new Set<string>();
   for (const f of files) {
-    if (!f.path.startsWith(last) || (f.isSecretSuspect && !deps.policy.includeSecretSuspectFiles)) continue;
+    if (!f.path.startsWith(last) || (f.isSecretSuspect && !deps.operator.repoContext.includeSecretSuspectFiles)) continue;
     const rest = f.path.slice(dir.length);
     const slash = rest.indexOf("/");
     out.add(slash < 0 ? f.path : `${dir}${rest.slice(0, slash + 1)}`);

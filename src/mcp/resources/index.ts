@@ -6,10 +6,9 @@ import { labelInputOf } from "../../query/context.js";
 import { QueryError } from "../../core/errors.js";
 import { getFileSlice } from "../../query/slice.js";
 import type { LabelInput } from "../../policy/labels.js";
-import { defineTool, type ToolDefinition, type ToolOutput } from "../tool.js";
+import { defineTool, type ToolDefinition, type ToolOutput } from "../../service/tool.js";
 import { repoMap } from "../../query/repo-map.js";
 import { instructionsOverview } from "../../query/knowledge/instructions.js";
-import { defaultOperatorConfig } from "../../config/schema.js";
 import type { EvidenceDraft } from "../../core/evidence.js";
 
 export interface ResourceDefinition {
@@ -93,7 +92,7 @@ const instructionsResource = resource(
   "Agent instructions",
   "Instruction files (AGENTS.md, CLAUDE.md, .agents/AGENTS.md, .github/copilot-instructions.md) read from the indexed commit: rules with provenance (path, lines, commit, hash), scope, status under the size limits, lint; plus the operator's platform, organization and runtime layers",
   async (_args, ctx, deps): Promise<ToolOutput> => {
-    const o = await instructionsOverview(ctx, { root: deps.root, policy: (deps.operator ?? defaultOperatorConfig()).instructions });
+    const o = await instructionsOverview(ctx, { root: deps.root, policy: deps.operator.instructions });
     return { data: { instructions: o.overview }, evidence: o.evidence, labels: o.labels, warnings: o.warnings, truncated: o.truncated };
   },
 );

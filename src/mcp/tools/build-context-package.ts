@@ -1,14 +1,13 @@
 import { z } from "zod";
-import { defaultOperatorConfig } from "../../config/schema.js";
-import { TASK_ID_PATTERN } from "../../indexer/tasks/index.js";
 import { buildContextPackage, DEFAULT_MAX_FILES } from "../../query/context-package/build.js";
 import { CONTEXT_PURPOSES, RENDER_TARGETS, TOKENIZERS } from "../../query/context-package/types.js";
 import { QueryError } from "../../core/errors.js";
 import type { QueryContext } from "../../query/context.js";
-import type { ServerDeps } from "../deps.js";
-import { defineTool, type ToolOutput } from "../tool.js";
+import type { ServerDeps } from "../../service/deps.js";
+import { defineTool, type ToolOutput } from "../../service/tool.js";
 import { loadTask } from "./get-task-context.js";
 import { taskContractSchema } from "./get-instructions.js";
+import { TASK_ID_PATTERN } from "../../core/tasks.js";
 
 const MAX_PATHS = 50;
 const MAX_PATH_CHARS = 1024;
@@ -64,7 +63,7 @@ export async function contextPackageOutput(args: BuildContextPackageArgs, ctx: Q
   const loaded = args.taskId ? await loadTask({ taskId: args.taskId, ...TASK_LOOKUP }, ctx, deps) : null;
   const built = await buildContextPackage(
     ctx,
-    { root: deps.root, instructionPolicy: (deps.operator ?? defaultOperatorConfig()).instructions, now: deps.now ?? (() => new Date()) },
+    { root: deps.root, instructionPolicy: deps.operator.instructions, now: deps.now ?? (() => new Date()) },
     { ...args, task: loaded?.result.items[0] ?? null },
   );
   return {

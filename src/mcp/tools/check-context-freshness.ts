@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { checkContextFreshness } from "../../query/context-package/freshness.js";
 import { CONTEXT_PURPOSES, RENDER_TARGETS, TOKENIZERS, type BlockKind, type ContextManifest } from "../../query/context-package/types.js";
-import { defineTool } from "../tool.js";
+import { defineTool } from "../../service/tool.js";
 
 const MAX_PATH_CHARS = 1024;
 const MAX_LINE = 10_000_000;

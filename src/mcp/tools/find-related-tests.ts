@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findRelatedTests } from "../../query/knowledge/related-tests.js";
-import { defineTool, toToolOutput } from "../tool.js";
+import { defineTool, toToolOutput } from "../../service/tool.js";
 import { maxResultsSchema } from "./common.js";
 
 const MAX_PATHS = 50;

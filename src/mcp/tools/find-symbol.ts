@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SYMBOL_KINDS } from "../../core/symbols.js";
 import { findSymbol } from "../../query/symbols.js";
-import { defineTool, toToolOutput } from "../tool.js";
+import { defineTool, toToolOutput } from "../../service/tool.js";
 import { maxResultsSchema, pathGlobsSchema } from "./common.js";
 
 const MAX_SYMBOL_CHARS = 300;

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { defaultOperatorConfig } from "../../config/schema.js";
 import { projectData } from "../../policy/projection.js";
 import { CHANGE_TYPES, DEFAULT_MAX_FILES, changeImpact } from "../../query/change-impact.js";
 import { tokenCounter } from "../../query/context-package/tokens.js";
-import { defineTool } from "../tool.js";
+import { defineTool } from "../../service/tool.js";
 
 const MAX_PATHS = 50;
 const MAX_PATH_CHARS = 1024;
@@ -56,7 +55,7 @@ export const getChangeImpactContextTool = defineTool({
   inputSchema: getChangeImpactContextSchema,
   annotations: { title: "Get change impact context", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx, deps) => {
-    const policy = (deps.operator ?? defaultOperatorConfig()).instructions;
+    const policy = deps.operator.instructions;
     const count = tokenCounter(BUDGET_TOKENIZER);
     // The budget is for what the client receives: measured after the projection runTool applies.
     const measure = (data: object, labels: Parameters<typeof projectData>[1]) =>

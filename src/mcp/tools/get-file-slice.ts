@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getFileSlice } from "../../query/slice.js";
-import { defineTool, toToolOutput } from "../tool.js";
+import { defineTool, toToolOutput } from "../../service/tool.js";
 
 const MAX_PATH_CHARS = 1024;
 const MAX_LINE = 10_000_000;

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { defaultOperatorConfig } from "../../config/schema.js";
 import { getInstructions } from "../../query/knowledge/instructions.js";
-import { defineTool } from "../tool.js";
+import { defineTool } from "../../service/tool.js";
 import { INSTRUCTION_ACTIONS } from "../../core/instructions.js";
 
 const MAX_PATHS = 50;
@@ -47,7 +46,7 @@ export const getInstructionsTool = defineTool({
   inputSchema: getInstructionsSchema,
   annotations: { title: "Get instructions", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx, deps) => {
-    const policy = (deps.operator ?? defaultOperatorConfig()).instructions;
+    const policy = deps.operator.instructions;
     const r = await getInstructions(ctx, { root: deps.root, policy }, args);
     return { data: { instructions: r.instructions }, evidence: r.evidence, labels: r.labels, warnings: r.warnings, truncated: r.truncated };
   },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getOwnership } from "../../query/knowledge/ownership.js";
-import { defineTool, toToolOutput } from "../tool.js";
+import { defineTool, toToolOutput } from "../../service/tool.js";
 
 const MAX_PATHS = 100;
 const MAX_PATH_CHARS = 1024;

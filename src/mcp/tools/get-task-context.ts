@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { createTaskProviders, lookupTask, TASK_ID_PATTERN } from "../../indexer/tasks/index.js";
 import { QueryError } from "../../core/errors.js";
 import { buildTaskContext } from "../../query/task-context.js";
 import type { QueryContext } from "../../query/context.js";
-import type { ServerDeps } from "../deps.js";
-import { defineTool } from "../tool.js";
+import type { ServerDeps } from "../../service/deps.js";
+import { defineTool } from "../../service/tool.js";
 import type { Warning } from "../../core/evidence.js";
+import { TASK_ID_PATTERN } from "../../core/tasks.js";
 
 const MAX_COMMENTS = 50;
 const DEFAULT_MAX_COMMENTS = 10;
@@ -51,8 +51,7 @@ export async function loadTask(
   ctx: QueryContext,
   deps: ServerDeps,
 ): Promise<{ result: Awaited<ReturnType<typeof buildTaskContext>>; warnings: Warning[] }> {
-  const sources = deps.operator?.taskSources ?? [];
-  if (sources.length === 0) {
+  if (deps.sources.tasks.count === 0) {
     throw new QueryError(
       "not_found",
       "no task source is configured, so no task can be found",
@@ -60,7 +59,7 @@ export async function loadTask(
     );
   }
   const includeComments = args.includeComments && ctx.policy.allowIssueComments && args.maxComments > 0;
-  const lookup = await lookupTask(createTaskProviders(sources), args.taskId, { includeComments, maxComments: args.maxComments });
+  const lookup = await deps.sources.tasks.lookup(args.taskId, { includeComments, maxComments: args.maxComments });
   if (!lookup.found) {
     if (lookup.unavailable.length > 0) {
       throw new QueryError(

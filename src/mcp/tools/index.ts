@@ -1,4 +1,4 @@
-import type { ToolDefinition } from "../tool.js";
+import type { ToolDefinition } from "../../service/tool.js";
 import { buildContextPackageTool } from "./build-context-package.js";
 import { checkContextFreshnessTool } from "./check-context-freshness.js";
 import { findRelatedTestsTool } from "./find-related-tests.js";

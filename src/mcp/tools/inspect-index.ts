@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { inspectIndex } from "../../query/inspect.js";
-import { defineTool, toToolOutput } from "../tool.js";
+import { defineTool, toToolOutput } from "../../service/tool.js";
 
 export const inspectIndexSchema = z.strictObject({});
 

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { externalEmbeddings, type EmbeddingProvider } from "../../indexer/semantic/provider.js";
-import type { ServerDeps } from "../deps.js";
 import { searchCode } from "../../query/search.js";
-import { defineTool, toToolOutput } from "../tool.js";
+import { defineTool, toToolOutput } from "../../service/tool.js";
 import { maxResultsSchema, pathGlobsSchema } from "./common.js";
 
 const MAX_QUERY_CHARS = 1000;
@@ -35,16 +33,8 @@ export const searchCodeTool = defineTool({
   annotations: { title: "Search code", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx, deps) => {
     // A misconfigured endpoint is reported by the ranking (semantic_provider_unavailable), not a failed search.
-    const endpoint = args.semantic ? tryExternal(deps) : null;
+    const endpoint = args.semantic ? deps.sources.embeddings : null;
     const embedQuery = endpoint ? async (text: string) => (await endpoint.embed([text]))[0]! : undefined;
     return toToolOutput(await searchCode(ctx, { ...args, ...(embedQuery ? { embedQuery } : {}) }), "results");
   },
 });
-
-function tryExternal(deps: ServerDeps): EmbeddingProvider | null {
-  try {
-    return externalEmbeddings(deps.operator?.semantic, process.env);
-  } catch {
-    return null;
-  }
-}

@@ -16,7 +16,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { isLoopbackHost, type HttpSettings } from "../../config/http.js";
 import { ConfigError } from "../../config/resolve.js";
 import { newCorrelationId, type Logger } from "../../core/log.js";
-import type { ServedRepos } from "../deps.js";
+import type { ServedRepos } from "../../service/deps.js";
 import { createServer } from "../server.js";
 import { RateLimiter, bearerOf, hostAllowed, matchToken, originAllowed, readJsonBody, sendError, sendParseError } from "./http-guard.js";
 

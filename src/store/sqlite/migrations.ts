@@ -188,7 +188,7 @@ export function buildTables(seq: number): BuildTables {
 }
 
 /**
- * The ranking terms table: a file's path, symbol-name and body terms (see indexer/terms.ts), one row per file
+ * The ranking terms table: a file's path, symbol-name and body terms (see core/terms.ts), one row per file
  * keyed by file id. Porter stemming makes `expiration` meet `expired`; `_` is a token character so whole
  * snake_case names stay one term next to their pieces. Contentless (the terms are derived, never read back) with
  * `contentless_delete` so an in-place update can delete a file's row; `detail = 'column'` keeps which fields hold

@@ -1,39 +1,10 @@
+import type { RawComment, RawTask, TaskFetchOptions } from "../../core/tasks.js";
 /**
  * Task sources: adapters that read issue or task text from where the operator said it lives (a snapshot folder, the
  * GitHub REST API). They do the I/O and hand back raw text; structuring it and deciding what is shown is the query
  * layer's job (src/query/task-context.ts). Everything they return is external, untrusted text.
  */
 
-/** A task id: a plain name (`TASK-1234`, `42`) or `#123`. No slashes, no leading dot: it can never name a path. */
-export const TASK_ID_PATTERN = /^(?:#\d{1,10}|[A-Za-z0-9][\w.-]{0,99})$/;
-
-export interface RawComment {
-  author: string | null;
-  body: string;
-  createdAt: string | null;
-}
-
-export interface RawTask {
-  id: string;
-  title: string;
-  body: string;
-  labels: string[];
-  url: string | null;
-  /** What the source holds, oldest first (a source may return fewer than it has: see `commentsTotal`). */
-  comments: RawComment[];
-  /** How many comments the task has at the source, when the source says so. */
-  commentsTotal: number | null;
-  /** The source could read the task but not its comments. */
-  commentsUnavailable: boolean;
-  kind: "task" | "issue" | "pull_request";
-  source: "local" | "github";
-}
-
-export interface TaskFetchOptions {
-  /** Whether comments are wanted at all (the caller has already applied the read policy). */
-  includeComments: boolean;
-  maxComments: number;
-}
 
 export interface TaskProvider {
   /** Short, safe name for messages and warnings ("task source 2 (github)"): no paths, no hosts, no tokens. */

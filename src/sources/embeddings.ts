@@ -1,19 +1,7 @@
-import type { SemanticConfig } from "../../config/schema.js";
-import type { EmbeddingProviderKind } from "../../core/semantic.js";
-import type { SemanticModel } from "./model.js";
+import type { SemanticConfig } from "../config/schema.js";
+import type { EmbeddingProvider } from "../core/semantic.js";
 
-/**
- * Where text becomes vectors. The built-in provider is the model trained on the repository (nothing leaves the
- * machine); the OpenAI-compatible one posts text to an operator's `/v1/embeddings` endpoint (Ollama, llama.cpp,
- * TEI, a hosted API). Files and queries must be embedded by the same provider and model.
- */
-export interface EmbeddingProvider {
-  readonly kind: EmbeddingProviderKind;
-  /** The endpoint's model name (null for the built-in model), recorded with the index's vectors. */
-  readonly model: string | null;
-  /** One unit-length vector per text, in order. */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
-}
+/** The operator's OpenAI-compatible embeddings endpoint: a request-time input from outside the index (and, at build time, the file vectors). */
 
 export type EmbeddingErrorKind = "config" | "network" | "timeout" | "http" | "invalid_response";
 
@@ -28,14 +16,6 @@ export class EmbeddingProviderError extends Error {
   }
 }
 
-/** The model trained on the repository, as a provider: `split` turns text into the sub-words the model knows. */
-export function builtinProvider(model: SemanticModel, split: (text: string) => string[]): EmbeddingProvider {
-  return {
-    kind: "builtin",
-    model: null,
-    embed: async (texts) => texts.map((t) => model.embed(split(t))),
-  };
-}
 
 /** Inputs per request: small enough for local servers' batch limits, large enough to amortize the round trip. */
 export const DEFAULT_EMBEDDING_BATCH = 64;

@@ -1,4 +1,5 @@
-import { commentOf, labelNames, str, TaskSourceUnavailable, type RawTask, type TaskFetchOptions, type TaskProvider } from "./types.js";
+import { commentOf, labelNames, str, TaskSourceUnavailable, type TaskProvider } from "./types.js";
+import type { RawTask, TaskFetchOptions } from "../../core/tasks.js";
 
 /** How long one request may take before the source counts as unavailable. */
 export const GITHUB_TIMEOUT_MS = 10_000;
@@ -14,7 +15,7 @@ export interface GitHubProviderOptions {
   apiUrl: string;
   tokenEnv: string;
   name: string;
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
   timeoutMs?: number;
   fetchImpl?: typeof fetch;
 }
@@ -26,7 +27,7 @@ export interface GitHubProviderOptions {
  * code alone.
  */
 export function githubTaskProvider(o: GitHubProviderOptions): TaskProvider {
-  const env = o.env ?? process.env;
+  const env = o.env;
   const timeoutMs = o.timeoutMs ?? GITHUB_TIMEOUT_MS;
   const doFetch = o.fetchImpl ?? fetch;
   const [owner = "", repoName = ""] = o.repo.split("/");

@@ -1,18 +1,21 @@
 import type { IndexRow, Store } from "../store/store.js";
-import { candidatePaths, readChanges } from "./changes.js";
-import { gitStatusPaths, gitTextOrNull } from "./git.js";
-import { extractFileSymbols } from "./pipeline.js";
-import { createSecretScanner } from "./secrets.js";
-import { ExtractionPool } from "./symbols/pool.js";
+import { candidatePaths, readChanges } from "../indexer/changes.js";
+import { gitStatusPaths, gitTextOrNull } from "../indexer/git.js";
+import { extractFileSymbols } from "../indexer/pipeline.js";
+import { createSecretScanner } from "../indexer/secrets.js";
+import { ExtractionPool } from "../indexer/symbols/pool.js";
 import type { WorkingTreeOverlay } from "../store/overlay-store.js";
 
 /** Files served from disk at most; beyond this a reindex is the right tool. */
 export const MAX_OVERLAY_FILES = 200;
 
-let sharedPool: Promise<ExtractionPool> | null = null;
-/** One in-process extractor for the server's lifetime (grammars load once). */
-function pool(): Promise<ExtractionPool> {
-  return (sharedPool ??= ExtractionPool.create(0));
+/** Where overlaid files are parsed: one in-process extractor, started on first use and shared by every repository served. */
+export type ExtractorSource = () => Promise<ExtractionPool>;
+
+/** An extractor started on first use (grammars load once), for a server's lifetime. */
+export function lazyExtractor(): ExtractorSource {
+  let pool: Promise<ExtractionPool> | null = null;
+  return () => (pool ??= ExtractionPool.create(0));
 }
 
 /**
@@ -21,17 +24,17 @@ function pool(): Promise<ExtractionPool> {
  * are deleted. Beyond MAX_OVERLAY_FILES changed files, the rest keep their indexed rows (and the
  * `file_changed_since_index` warning): a reindex is the right tool then.
  */
-export async function buildOverlay(root: string, store: Store, index: IndexRow, maxFileBytes: number): Promise<WorkingTreeOverlay> {
+export async function buildOverlay(root: string, store: Store, index: IndexRow, maxFileBytes: number, extractor: ExtractorSource): Promise<WorkingTreeOverlay> {
   const overlay: WorkingTreeOverlay = { changed: new Map(), deleted: new Set() };
   if (!index.baseCommit) return overlay;
   const status = await gitStatusPaths(root);
   if (status === null) return overlay;
   const { paths } = await candidatePaths(root, store, index, status, await gitTextOrNull(root, ["rev-parse", "HEAD"]));
   const inventory = { maxFileBytes, secretScanner: createSecretScanner() };
-  const extractor = await pool();
+  const pool = await extractor();
   const changes = await readChanges(root, store, index.id, paths, {
     inventory,
-    extract: (row) => extractFileSymbols(row, extractor),
+    extract: (row) => extractFileSymbols(row, pool),
     maxFiles: MAX_OVERLAY_FILES,
   });
   for (const f of changes.upsert) {
@@ -46,13 +49,13 @@ export async function buildOverlay(root: string, store: Store, index: IndexRow, 
 const OVERLAY_TTL_MS = 1000;
 
 /** A per-server cache of the current overlay, rebuilt when it is older than the TTL or the index changed. */
-export function overlayProvider(root: string, store: Store, maxFileBytes: number, now: () => number = Date.now) {
+export function overlayProvider(root: string, store: Store, maxFileBytes: number, extractor: ExtractorSource, now: () => number = Date.now) {
   let cached: { at: number; key: string; value: Promise<WorkingTreeOverlay> } | null = null;
   return (index: IndexRow): Promise<WorkingTreeOverlay> => {
     const t = now();
     const key = `${index.id}@${index.indexVersion ?? ""}`;
     if (!cached || cached.key !== key || t - cached.at > OVERLAY_TTL_MS) {
-      cached = { at: t, key, value: buildOverlay(root, store, index, maxFileBytes) };
+      cached = { at: t, key, value: buildOverlay(root, store, index, maxFileBytes, extractor) };
     }
     return cached.value;
   };

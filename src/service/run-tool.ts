@@ -95,7 +95,7 @@ async function execute(def: ToolDefinition, args: Record<string, unknown>, deps:
     const warnings = await freshnessWarnings(index, deps);
     const overlay = deps.overlay ? await deps.overlay(index) : null;
     const live = overlay && (overlay.changed.size > 0 || overlay.deleted.size > 0) ? new OverlayStore(deps.store, overlay) : null;
-    const ctx = { store: live ?? deps.store, index, policy: deps.policy };
+    const ctx = { store: live ?? deps.store, index, policy: deps.operator.repoContext };
     const out = await def.handler(args, ctx, deps);
     const fromDisk = new Set(out.evidence.map((e) => e.path).filter((p) => live?.isOverlaid(p)));
     if (fromDisk.size > 0) {
@@ -105,7 +105,7 @@ async function execute(def: ToolDefinition, args: Record<string, unknown>, deps:
         message: `${fromDisk.size} file(s) in this result are read from the working tree, not the indexed commit (${shown}${fromDisk.size > MAX_CHANGED_LISTED ? ", …" : ""})`,
       });
     }
-    const baseCtx = { store: deps.store, index, policy: deps.policy };
+    const baseCtx = { store: deps.store, index, policy: deps.operator.repoContext };
     if (!onDisk) warnings.push(WORK_TREE_UNAVAILABLE);
     const changed = onDisk ? await changedSinceIndex(baseCtx, deps.root, out.evidence.map((e) => e.path).filter((p) => !fromDisk.has(p))) : [];
     if (changed.length > 0) {

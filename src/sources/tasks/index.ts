@@ -1,28 +1,24 @@
 import type { TaskSource } from "../../config/schema.js";
+import type { TaskFetchOptions, TaskLookup, TaskSources } from "../../core/tasks.js";
 import { githubTaskProvider } from "./github.js";
 import { localTaskProvider } from "./local.js";
-import { TaskSourceUnavailable, type RawTask, type TaskFetchOptions, type TaskProvider } from "./types.js";
-
-export { TASK_ID_PATTERN, TaskSourceUnavailable, type RawComment, type RawTask, type TaskFetchOptions, type TaskProvider } from "./types.js";
+import { TaskSourceUnavailable, type TaskProvider } from "./types.js";
 
 export interface ProviderEnv {
-  env?: NodeJS.ProcessEnv;
+  /** Where a GitHub source's token is read (by the variable name the operator gave), at each request. */
+  env: NodeJS.ProcessEnv;
   timeoutMs?: number;
   fetchImpl?: typeof fetch;
 }
 
 /** One provider per configured source, in the operator's order. A relative `dir` is taken from the server's working directory. */
-export function createTaskProviders(sources: readonly TaskSource[], opts: ProviderEnv = {}): TaskProvider[] {
+export function createTaskProviders(sources: readonly TaskSource[], opts: ProviderEnv): TaskProvider[] {
   return sources.map((s, i) => {
     const name = `task source ${i + 1} (${s.type})`;
     if (s.type === "local") return localTaskProvider(s.dir, name);
     return githubTaskProvider({ repo: s.repo, apiUrl: s.apiUrl, tokenEnv: s.tokenEnv, name, ...opts });
   });
 }
-
-export type TaskLookup =
-  | { found: true; task: RawTask; provider: string; skipped: string[] }
-  | { found: false; unavailable: string[] };
 
 /**
  * Asks each source in order; the first that has the task wins. A source that cannot answer is skipped (and named)
@@ -40,4 +36,10 @@ export async function lookupTask(providers: readonly TaskProvider[], taskId: str
     }
   }
   return { found: false, unavailable: skipped };
+}
+
+/** The operator's task sources as the one reader the service is given. */
+export function createTaskSources(sources: readonly TaskSource[], opts: ProviderEnv): TaskSources {
+  const providers = createTaskProviders(sources, opts);
+  return { count: providers.length, lookup: (taskId, fetchOpts) => lookupTask(providers, taskId, fetchOpts) };
 }

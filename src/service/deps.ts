@@ -1,4 +1,5 @@
-import type { OperatorConfig, ReadPolicy } from "../config/schema.js";
+import type { OperatorConfig } from "../config/schema.js";
+import type { RequestSources } from "../core/sources.js";
 import type { Logger } from "../core/log.js";
 import type { IndexRow, Store } from "../store/store.js";
 import type { AuditSink } from "./audit.js";
@@ -11,9 +12,13 @@ export interface ServerDeps {
   root: string;
   /** Which repository in the store to serve; omitted when the store holds exactly one. */
   repoId?: string;
-  policy: ReadPolicy;
-  /** The operator's instruction layers and task sources; absent means the defaults (no extra layers, no task sources). */
-  operator?: OperatorConfig;
+  /**
+   * The operator's policy file, resolved once at start: its read policy (`repoContext`) is the one every query runs
+   * under, its instruction layers the ones `get_instructions` applies. The only policy a handler sees.
+   */
+  operator: OperatorConfig;
+  /** Task sources and the embeddings endpoint, built once from `operator` and the environment. */
+  sources: RequestSources;
   logger: Logger;
   /** The work tree's current HEAD commit (null outside git); used for `stale_index` warnings. */
   readHead: () => Promise<string | null>;

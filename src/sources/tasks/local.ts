@@ -2,7 +2,8 @@ import { open, realpath } from "node:fs/promises";
 import { constants } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { commentOf, labelNames, str, TASK_ID_PATTERN, TaskSourceUnavailable, type RawTask, type TaskFetchOptions, type TaskProvider } from "./types.js";
+import { commentOf, labelNames, str, TaskSourceUnavailable, type TaskProvider } from "./types.js";
+import { TASK_ID_PATTERN, type RawTask, type TaskFetchOptions } from "../../core/tasks.js";
 
 /** Largest snapshot file read; a task is prose, not a data dump. */
 export const MAX_TASK_FILE_BYTES = 1024 * 1024;
