@@ -54,3 +54,21 @@ export interface EmbeddingProvider {
   /** One unit-length vector per text, in order. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
+
+/** Why the embeddings endpoint failed: its configuration, the network, a timeout, an HTTP status, or an unusable answer. */
+export const EMBEDDING_ERROR_KINDS = ["config", "network", "timeout", "http", "invalid_response"] as const;
+export type EmbeddingErrorKind = (typeof EMBEDDING_ERROR_KINDS)[number];
+
+/** An expected failure of the embeddings endpoint, with a message fit for the operator (no URL, never the key). */
+export class EmbeddingProviderError extends Error {
+  constructor(
+    readonly kind: EmbeddingErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "EmbeddingProviderError";
+  }
+}
+
+/** Inputs per request: small enough for local servers' batch limits, large enough to amortize the round trip. */
+export const DEFAULT_EMBEDDING_BATCH = 64;

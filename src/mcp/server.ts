@@ -16,7 +16,7 @@ import {
 import { projectMessage } from "../policy/projection.js";
 import { callMetaFrom } from "../service/audit.js";
 import { isRepoSet, type ServedRepos, type ServerDeps } from "../service/deps.js";
-import { type Envelope } from "../service/envelope.js";
+import type { Envelope } from "../service/envelope.js";
 import { PROMPTS, completePromptArgument, getPrompt } from "./prompts/index.js";
 import { DOCS_URI_PREFIX, RESOURCES, docIdFromUri, docResourceTemplate } from "./resources/index.js";
 import { repoIdSchema, runTool, runToolIn } from "../service/run-tool.js";

@@ -1,24 +1,8 @@
 import type { SemanticConfig } from "../config/schema.js";
-import type { EmbeddingProvider } from "../core/semantic.js";
+import { DEFAULT_EMBEDDING_BATCH, type EmbeddingProvider, EmbeddingProviderError } from "../core/semantic.js";
 
 /** The operator's OpenAI-compatible embeddings endpoint: a request-time input from outside the index (and, at build time, the file vectors). */
 
-export type EmbeddingErrorKind = "config" | "network" | "timeout" | "http" | "invalid_response";
-
-/** An expected failure of the embeddings endpoint, with a message fit for the operator (no URL, never the key). */
-export class EmbeddingProviderError extends Error {
-  constructor(
-    readonly kind: EmbeddingErrorKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = "EmbeddingProviderError";
-  }
-}
-
-
-/** Inputs per request: small enough for local servers' batch limits, large enough to amortize the round trip. */
-export const DEFAULT_EMBEDDING_BATCH = 64;
 /** Characters of an error response kept in the message: enough for "model not found", not a page of HTML. */
 const ERROR_DETAIL_CHARS = 200;
 const REDACTED = "[redacted]";

@@ -1,9 +1,8 @@
 import type { FileInput, Store } from "../../store/store.js";
 import { splitIdentifier } from "../../core/terms.js";
 import { MODEL_FORMAT, SemanticModel } from "./model.js";
-import { DEFAULT_EMBEDDING_BATCH, EmbeddingProviderError } from "../../sources/embeddings.js";
 import { SemanticTrainer } from "./trainer.js";
-import type { EmbeddingProvider } from "../../core/semantic.js";
+import { type EmbeddingProvider, DEFAULT_EMBEDDING_BATCH, EmbeddingProviderError } from "../../core/semantic.js";
 
 /** Identifiers in order of appearance, as the trainer reads a document. */
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]{1,63}/g;
