@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { defaultOperatorConfig, defaultReadPolicy } from "../src/config/schema.js";
-import { buildIndex } from "../src/indexer/pipeline.js";
+import { buildIndex, updateIndex } from "../src/indexer/pipeline.js";
 import { externalEmbeddings } from "../src/sources/embeddings.js";
 import { silentLogger } from "../src/core/log.js";
 import type { Envelope } from "../src/service/envelope.js";
@@ -31,6 +31,8 @@ describe("an operator's OpenAI-compatible embeddings endpoint makes the file vec
   let server: Server;
   let url: string;
   let requests = 0;
+  /** While set, the endpoint answers HTTP 503. */
+  let failing = false;
 
   before(async () => {
     repo = buildGoldenRepo();
@@ -40,6 +42,11 @@ describe("an operator's OpenAI-compatible embeddings endpoint makes the file vec
       req.on("data", (c: Buffer) => (body += c.toString()));
       req.on("end", () => {
         requests += 1;
+        if (failing) {
+          res.statusCode = 503;
+          res.end("overloaded");
+          return;
+        }
         const input = (JSON.parse(body) as { input: string[] }).input;
         res.setHeader("content-type", "application/json");
         res.end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: embedText(t) })) }));
@@ -90,5 +97,30 @@ describe("an operator's OpenAI-compatible embeddings endpoint makes the file vec
     assert.equal(stored.meta.vectors.provider, "builtin");
     assert.match(stored.meta.fallback ?? "", /^network: /);
     await store.close();
+  });
+
+  test("an in-place update while the endpoint is down records why the changed files have no vectors", async () => {
+    const store = SqliteStore.open(join(dir, "update.db"));
+    const embeddings = externalEmbeddings({ provider: "openai_compatible", url, model: "letters-16", timeoutMs: 5000 }, {});
+    const r = await buildIndex({ root: repo.root, store, maxFileBytes: 1 << 20, embeddings });
+    const readme = join(repo.root, "README.md");
+    const original = readFileSync(readme, "utf8");
+    try {
+      appendFileSync(readme, "\nQuote expiry is checked at checkout.\n");
+      failing = true;
+      const updated = await updateIndex({ root: repo.root, store, maxFileBytes: 1 << 20, embeddings });
+      assert.ok(updated, "the change was applied in place");
+      const stats = (await store.getReadyIndex(r.repo.repoId))!.stats!;
+      assert.equal(stats.semanticUpdate?.files, 1);
+      assert.match(stats.semanticUpdate?.reason ?? "", /^http: /);
+      failing = false;
+      appendFileSync(readme, "Prices are rounded half-even.\n");
+      await updateIndex({ root: repo.root, store, maxFileBytes: 1 << 20, embeddings });
+      assert.equal((await store.getReadyIndex(r.repo.repoId))!.stats!.semanticUpdate, undefined, "a later good update clears it");
+    } finally {
+      failing = false;
+      writeFileSync(readme, original);
+      await store.close();
+    }
   });
 });

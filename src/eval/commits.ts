@@ -99,19 +99,9 @@ const SHA = /^[0-9a-f]{40,64}$/;
  * and field separators (ASCII RS, US) do not occur in commit messages in practice.
  */
 export async function readHistory(root: string, start: string, limit: number): Promise<RawCommit[]> {
-  if (start.startsWith("-")) throw new Error(`not a commit: ${start}`);
-  const out = await runGit(root, [
-    "log",
-    "--first-parent",
-    "--no-renames",
-    "--name-status",
-    "-z",
-    `--format=${RECORD}%H${FIELD}%P${FIELD}%B${FIELD}`,
-    "-n",
-    String(limit),
-    start,
-    "--",
-  ]);
+  const format = `--format=${RECORD}%H${FIELD}%P${FIELD}%B${FIELD}`;
+  const args = ["log", "--first-parent", "--no-renames", "--name-status", "-z", format, "-n", String(limit)];
+  const out = await runGit(root, args, { revs: [start], paths: [] });
   return parseHistory(out.toString("utf8"));
 }
 

@@ -77,7 +77,7 @@ export async function readChanges(
     keep(path, indexed);
   }
   if (missing.length > 0) {
-    const listed = await gitTextOrNull(root, ["ls-files", "-z", "--cached", "--", ...missing.map((m) => m.path)]);
+    const listed = await gitTextOrNull(root, ["ls-files", "-z", "--cached"], { paths: missing.map((m) => m.path) });
     const stillTracked = new Set((listed ?? "").split("\0"));
     for (const { path, indexed } of missing) {
       if (!stillTracked.has(path)) {

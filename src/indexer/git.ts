@@ -13,15 +13,27 @@ export class GitError extends Error {
   }
 }
 
+/** Values git is given beside the command's own options: revisions before `--`, paths after it. */
+export interface GitValues {
+  /** Commits, blobs or other revisions; one that starts with `-` is refused (it would be read as an option). */
+  revs?: readonly string[];
+  /** Paths, passed after `--` so git never reads one as an option or a revision. */
+  paths?: readonly string[];
+}
+
 /**
- * Runs git with an argument array (never a shell string). Values that come from users are checked by the
- * caller; here we refuse any argument after the subcommand that looks like an option smuggled in a value slot.
+ * Runs git with an argument array (never a shell string). `args` are the subcommand and its options, written in
+ * the code; values that come from elsewhere (an index row, a user, a log) go in `values`: a revision that looks like
+ * an option is refused before git runs, and paths follow `--`.
  */
-export function runGit(cwd: string, args: string[]): Promise<Buffer> {
+export function runGit(cwd: string, args: readonly string[], values: GitValues = {}): Promise<Buffer> {
+  const optionLike = values.revs?.find((v) => v.length === 0 || v.startsWith("-"));
+  if (optionLike !== undefined) return Promise.reject(new GitError(`git ${args[0] ?? ""}: refusing a revision that is empty or starts with '-'`, null));
+  const argv = [...args, ...(values.revs ?? []), ...(values.paths ? ["--", ...values.paths] : [])];
   return new Promise((resolve, reject) => {
     execFile(
       "git",
-      ["-c", "core.quotepath=off", ...args],
+      ["-c", "core.quotepath=off", ...argv],
       { cwd, maxBuffer: GIT_MAX_BUFFER, encoding: "buffer", env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } },
       (err, stdout, stderr) => {
         if (err) {
@@ -35,14 +47,14 @@ export function runGit(cwd: string, args: string[]): Promise<Buffer> {
   });
 }
 
-export async function gitText(cwd: string, args: string[]): Promise<string> {
-  return (await runGit(cwd, args)).toString("utf8").trim();
+export async function gitText(cwd: string, args: readonly string[], values: GitValues = {}): Promise<string> {
+  return (await runGit(cwd, args, values)).toString("utf8").trim();
 }
 
 /** Like gitText but null when git fails (no commits yet, no remote, not a repository). */
-export async function gitTextOrNull(cwd: string, args: string[]): Promise<string | null> {
+export async function gitTextOrNull(cwd: string, args: readonly string[], values: GitValues = {}): Promise<string | null> {
   try {
-    return await gitText(cwd, args);
+    return await gitText(cwd, args, values);
   } catch {
     return null;
   }
@@ -65,6 +77,6 @@ export async function gitStatusPaths(root: string): Promise<string[] | null> {
 
 /** Paths that differ between two commits; null when either is unknown to git. */
 export async function gitDiffPaths(root: string, from: string, to: string): Promise<string[] | null> {
-  const diff = await gitTextOrNull(root, ["diff", "--name-only", "--no-renames", "-z", from, to]);
+  const diff = await gitTextOrNull(root, ["diff", "--name-only", "--no-renames", "-z"], { revs: [from, to] });
   return diff === null ? null : diff.split("\0").filter((p) => p.length > 0);
 }

@@ -13,7 +13,7 @@ import { createSecretScanner } from "./secrets.js";
 import { LEXICAL_LANGUAGES, NO_SYMBOL_GENERATED_REASONS, languageSpec } from "./symbols/languages.js";
 import { extractLexical } from "./symbols/lexical.js";
 import { ExtractionPool } from "./symbols/pool.js";
-import { SemanticStage, embedChangedFiles } from "./semantic/stage.js";
+import { SemanticStage, storeChangedVectors, vectorsForChangedFiles } from "./semantic/stage.js";
 import type { Extraction } from "../core/symbols.js";
 import { fileTerms, type FileTerms } from "../core/terms.js";
 import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
@@ -223,7 +223,10 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
       } else acc.skippedFiles += sign;
     }
   };
-  const stats: IndexStats = { ...prior, files: rows.length, durationMs: 0, extractedFiles: upsert.filter((f) => f.extraction).length, reusedFiles: 0 };
+  const { semanticUpdate: _earlier, ...carried } = prior;
+  const stats: IndexStats = { ...carried, files: rows.length, durationMs: 0, extractedFiles: upsert.filter((f) => f.extraction).length, reusedFiles: 0 };
+  const vectors = await vectorsForChangedFiles(opts.store, previous.id, upsert, opts.embeddings ?? null);
+  if (vectors?.failure) stats.semanticUpdate = vectors.failure;
   count(before.values(), -1, stats);
   count(upsert, 1, stats);
   stats.durationMs = Date.now() - started;
@@ -236,7 +239,7 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
     stats,
   });
   if (!knowledge) await opts.store.setDirtyPaths(previous.id, status);
-  await embedChangedFiles(opts.store, previous.id, upsert, opts.embeddings ?? null);
+  if (vectors) await storeChangedVectors(opts.store, previous.id, vectors);
   return { indexId: previous.id, indexVersion, repo, walkSource: "git", stats };
 }
 

@@ -56,7 +56,7 @@ export async function readRepoInfo(rootPath: string, repoIdOverride?: string, kn
   ]);
   repoId ??= (remote ? repoIdFromRemote(remote) : null) ?? sanitizeRepoId(basename(rootPath));
   // A caller that already ran `git status` passes its paths: on a large work tree each run costs a few hundred ms.
-  const dirty = knownStatus ? knownStatus.length > 0 : (await runGit(rootPath, ["status", "--porcelain", "-z", "--untracked-files=normal", "--", "."])).length > 0;
+  const dirty = knownStatus ? knownStatus.length > 0 : (await runGit(rootPath, ["status", "--porcelain", "-z", "--untracked-files=normal"], { paths: ["."] })).length > 0;
   return { rootPath, repoId, isGit, baseCommit, branch: branch === "HEAD" ? null : branch, dirty };
 }
 

@@ -17,7 +17,7 @@ export interface WalkResult {
  * the user's excludes file). Paths come back NUL-separated, so names with newlines or quotes are safe.
  */
 export async function walkGit(root: string): Promise<WalkResult> {
-  const out = await runGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."]);
+  const out = await runGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { paths: ["."] });
   const paths = new Set<string>();
   for (const p of out.toString("utf8").split("\0")) if (p.length > 0) paths.add(p);
   return { source: "git", paths: [...paths].sort() };

@@ -49,6 +49,8 @@ export interface IndexStats {
   bytes: number;
   indexedBytes: number;
   durationMs: number;
+  /** Set by an in-place update whose changed files got no vectors because the embeddings endpoint failed. */
+  semanticUpdate?: { files: number; reason: string };
 }
 
 export type SkipReason =

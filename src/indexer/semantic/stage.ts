@@ -94,26 +94,50 @@ export class SemanticStage {
   }
 }
 
+/** The changed files' new vectors by path, and why some could not be made (the endpoint failed), for the update's stats. */
+export interface ChangedVectors {
+  byPath: Map<string, Float32Array>;
+  failure: { files: number; reason: string } | null;
+}
+
 /**
- * After an in-place update: the changed files' vectors from the index's model (the model itself is retrained only
- * by the next full build). Removed and replaced files lost theirs with their rows.
+ * Before an in-place update is written: the changed files' vectors from whoever made the index's (the model itself
+ * is retrained only by the next full build; an endpoint's vectors come from that endpoint). An endpoint that fails
+ * leaves those files without vectors, and the failure is returned to be recorded in the update's stats, not
+ * swallowed. Null when the index has no semantic data or its vectors' maker is not at hand.
  */
-export async function embedChangedFiles(store: Store, indexId: string, upsert: readonly FileInput[], provider: EmbeddingProvider | null = null): Promise<void> {
+export async function vectorsForChangedFiles(store: Store, indexId: string, upsert: readonly FileInput[], provider: EmbeddingProvider | null = null): Promise<ChangedVectors | null> {
   const stored = await store.getSemantic(indexId);
-  if (!stored) return;
-  const model = SemanticModel.deserialize(stored.model);
+  if (!stored) return null;
   // Vectors must come from whoever made the index's: the endpoint when it did, else the model.
   const external = stored.meta.vectors.provider !== "builtin" && provider?.kind === stored.meta.vectors.provider ? provider : null;
-  if (stored.meta.vectors.provider !== "builtin" && !external) return;
+  if (stored.meta.vectors.provider !== "builtin" && !external) return null;
   const rows = upsert.filter((r) => r.terms && r.content !== null);
-  if (rows.length === 0) return;
-  const ids = await store.fileIds(indexId, rows.map((r) => r.path));
-  const vectors = new Map<number, Float32Array>();
-  const embedded = external ? await external.embed(rows.map((r) => r.content!.slice(0, EXTERNAL_TEXT_CHARS))).catch(() => null) : null;
-  rows.forEach((r, i) => {
-    const id = ids.get(r.path);
-    const vec = external ? embedded?.[i] : model.embed(distinctTerms(r));
-    if (id !== undefined && vec) vectors.set(id, vec);
-  });
-  await store.putFileVectors(indexId, vectors);
+  const byPath = new Map<string, Float32Array>();
+  if (external) {
+    if (rows.length === 0) return { byPath, failure: null };
+    try {
+      const embedded = await external.embed(rows.map((r) => r.content!.slice(0, EXTERNAL_TEXT_CHARS)));
+      rows.forEach((r, i) => embedded[i] && byPath.set(r.path, embedded[i]));
+    } catch (err) {
+      if (!(err instanceof EmbeddingProviderError)) throw err;
+      return { byPath, failure: { files: rows.length, reason: `${err.kind}: ${err.message}` } };
+    }
+    return { byPath, failure: null };
+  }
+  const model = SemanticModel.deserialize(stored.model);
+  for (const r of rows) byPath.set(r.path, model.embed(distinctTerms(r)));
+  return { byPath, failure: null };
+}
+
+/** After the update is written: the vectors under the changed files' ids (replaced files lost theirs with their rows). */
+export async function storeChangedVectors(store: Store, indexId: string, vectors: ChangedVectors): Promise<void> {
+  if (vectors.byPath.size === 0) return;
+  const ids = await store.fileIds(indexId, [...vectors.byPath.keys()]);
+  const byId = new Map<number, Float32Array>();
+  for (const [path, vec] of vectors.byPath) {
+    const id = ids.get(path);
+    if (id !== undefined) byId.set(id, vec);
+  }
+  await store.putFileVectors(indexId, byId);
 }
