@@ -92,7 +92,7 @@ function definitionHit(s: SymbolRow): SymbolHit {
  * References are syntactic: a call named `quote` is reported for `QuoteService#quote` with high confidence only
  * when no other definition shares that name; otherwise the hit says so. An ambiguous name lists its candidates.
  */
-export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Promise<QueryResult<SymbolHit>> {
+export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Promise<QueryResult<SymbolHit> & { stats: { candidates: SymbolCandidate[] } }> {
   const { name, qualified } = parseSymbol(input.symbol);
   if (name.length === 0) throw new QueryError("invalid_input", "symbol must name an identifier");
   const maxResults = Math.min(input.maxResults ?? ctx.policy.maxSearchResults, ctx.policy.maxSearchResults);

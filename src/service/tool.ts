@@ -10,9 +10,12 @@ export interface ToolAnnotations {
   openWorldHint: false;
 }
 
+/** A tool's `data`: an object of named parts (`results`, `stats`, `bundle`, …). */
+export type ToolDataShape = Record<string, unknown>;
+
 /** What a handler returns: data for the envelope plus what the projection needs. */
-export interface ToolOutput extends Omit<QueryResult<unknown>, "items" | "stats"> {
-  data: Record<string, unknown>;
+export interface ToolOutput<D extends ToolDataShape = ToolDataShape> extends Omit<QueryResult<unknown>, "items" | "stats"> {
+  data: D;
   truncated: boolean;
   /**
    * Set when the handler already applied the projection's text rules itself (redaction, instruction-like text
@@ -26,20 +29,29 @@ export interface ToolOutput extends Omit<QueryResult<unknown>, "items" | "stats"
  * One tool: its name, its schema (written once, as zod; the JSON schema is derived), its annotations and a handler
  * that receives arguments already validated against that schema.
  */
-export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, D extends ToolDataShape = ToolDataShape> {
   name: string;
   description: string;
   inputSchema: S;
   annotations: ToolAnnotations;
-  handler: (args: z.infer<S>, ctx: QueryContext, deps: ServerDeps) => Promise<ToolOutput>;
+  handler: (args: z.infer<S>, ctx: QueryContext, deps: ServerDeps) => Promise<ToolOutput<D>>;
 }
 
-export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>): ToolDefinition {
-  return def as unknown as ToolDefinition;
+/**
+ * A tool with its schema type kept for its handler and its data type kept for callers (the CLI's formatters read
+ * the same type the handler returns); in lists it is a plain ToolDefinition.
+ */
+export function defineTool<S extends z.ZodObject, D extends ToolDataShape>(def: ToolDefinition<S, D>): ToolDefinition<z.ZodObject, D> {
+  return def as unknown as ToolDefinition<z.ZodObject, D>;
 }
 
-/** Shared shape of a query result as a tool output: items under one key, stats beside them. */
-export function toToolOutput<T>(result: QueryResult<T>, key: string, single = false): ToolOutput {
+/** The data a tool's envelope carries, as its handler returns it (the projection then adds trust labels and redaction notes). */
+export type ToolData<T> = T extends ToolDefinition<z.ZodObject, infer D> ? D : never;
+
+/** A query result as a tool's data: the items under `key`, or with `single` the first item (null when none), and the stats. */
+export function toToolOutput<R extends QueryResult<unknown>, K extends string>(result: R, key: K, single: true): ToolOutput<Record<K, R["items"][number] | null> & { stats: R["stats"] }>;
+export function toToolOutput<R extends QueryResult<unknown>, K extends string>(result: R, key: K, single?: false): ToolOutput<Record<K, R["items"]> & { stats: R["stats"] }>;
+export function toToolOutput<R extends QueryResult<unknown>, K extends string>(result: R, key: K, single = false): ToolOutput {
   const { items, stats, ...rest } = result;
   return {
     ...rest,

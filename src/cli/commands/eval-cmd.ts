@@ -1,3 +1,5 @@
+import type { Command } from "commander";
+import { positiveInt } from "../options.js";
 import { ConfigError, loadOperatorConfig, resolveRoot } from "../../config/resolve.js";
 import { isGitWorkTree } from "../../indexer/git.js";
 import { RECALL_CUTOFFS } from "../../eval/metrics.js";
@@ -129,4 +131,20 @@ export async function runEvalCommand(opts: EvalCommandOptions, io: EvalIo): Prom
   } finally {
     process.removeListener("SIGINT", onSigint);
   }
+}
+
+/** `repoctx eval`: retrieval quality on the repository's own history. Not withSetup: it indexes a temporary worktree into its own temporary store, never the served index. */
+export function registerEvalCommand(program: Command): void {
+  program
+    .command("eval")
+    .description("evaluate retrieval on the repository's own history: query recent commit messages at their parents, report Recall@k, MRR, related-test recall, latency")
+    .option("--repo <path>", "repository root (default: current directory)")
+    .option("--commits <n>", "commits to evaluate (default 30)", positiveInt)
+    .option("--modes <names...>", "retrieval modes to compare (default: all registered)")
+    .option("--policy <file>", "operator read policy (YAML); never read from the evaluated repository")
+    .option("--json", "print the whole report as JSON")
+    .option("--quiet", "no progress on stderr")
+    .action(async (opts: EvalCommandOptions) => {
+      process.exitCode = await runEvalCommand(opts, { out: process.stdout, err: process.stderr });
+    });
 }

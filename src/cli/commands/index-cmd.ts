@@ -1,3 +1,7 @@
+import type { Command } from "commander";
+import { EXIT } from "../exit-codes.js";
+import { withCommon, withSetup } from "../options.js";
+import type { CommonOptions } from "../setup.js";
 import { buildIndex, updateIndex, type IndexResult } from "../../indexer/pipeline.js";
 import { externalEmbeddings } from "../../sources/embeddings.js";
 import { createProgressReporter } from "../progress.js";
@@ -44,4 +48,18 @@ export function printIndexResult(r: IndexResult, store: string, json: boolean, o
       `symbols extracted for ${r.stats.extractedFiles ?? 0} files, reused for ${r.stats.reusedFiles ?? 0} unchanged files\n` +
       `index ${r.indexVersion} -> ${store}\n`,
   );
+}
+
+/** `repoctx index [path]`: build or update the index, then print a summary. */
+export function registerIndexCommand(program: Command): void {
+  withCommon(program.command("index [path]").description("index a repository (default: current directory)"), false)
+    .option("--json", "print the summary as JSON")
+    .option("--quiet", "no progress on stderr")
+    .option("--full", "re-extract every file's symbols instead of reusing those of unchanged files")
+    .action(async (path: string | undefined, opts: CommonOptions & IndexCommandOptions) =>
+      withSetup(opts, path, async (s) => {
+        printIndexResult(await runIndex(s, opts), s.storeLabel, opts.json ?? false, process.stdout);
+        return EXIT.ok;
+      }),
+    );
 }

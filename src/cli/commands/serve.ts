@@ -1,3 +1,7 @@
+import type { Command } from "commander";
+import { EXIT } from "../exit-codes.js";
+import { collect, port, withCommon, withSetup } from "../options.js";
+import type { CommonOptions } from "../setup.js";
 import { statSync } from "node:fs";
 import { resolveHttpSettings } from "../../config/http.js";
 import { ConfigError, loadOperatorConfig, resolveRoot } from "../../config/resolve.js";
@@ -177,4 +181,38 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
   s.logger.log("info", "shutting down", { signal });
   for (const w of watchers) w.close();
   await server.close();
+}
+
+type ServeFlags = Omit<CommonOptions, "repo"> & { repo?: string[]; reindex?: boolean; quiet?: boolean; watch?: boolean; http?: boolean; host?: string; port?: number };
+
+/** `repoctx serve`: one repository over stdio, or one or several over Streamable HTTP with --http. */
+export function registerServeCommand(program: Command): void {
+  withCommon(program.command("serve").description("serve repositories over MCP: stdio (one repository), or Streamable HTTP with --http"), false)
+    .option("--repo <path>", "repository root (default: current directory); repeat with --http to serve several", collect)
+    .option("--reindex", "rebuild the index before serving")
+    .option("--watch", "rebuild the index when files change (queries keep answering from the last ready index)")
+    .option("--quiet", "no progress on stderr")
+    .option("--http", "serve MCP Streamable HTTP at /mcp instead of stdio (bearer tokens: REPOCTX_HTTP_TOKENS or the policy file's http.tokens)")
+    .option("--host <host>", `with --http: address to bind (default ${DEFAULT_HTTP_HOST}; any other than loopback needs tokens)`)
+    .option("--port <n>", `with --http: port (default ${DEFAULT_HTTP_PORT}; 0 picks a free one, logged in the "listening" line)`, port)
+    .action(async (flags: ServeFlags) => {
+      const opts = { ...flags, repo: flags.repo ?? [] };
+      // With --http the policy file is read by runServeHttp, checked against every served work tree, not the first.
+      return withSetup({ ...opts, repo: opts.repo[0], ...(opts.http ? { policy: undefined } : {}) }, undefined, async (s) => {
+        if (!opts.http) {
+          if (opts.repo.length > 1) throw new ConfigError("stdio serves one repository; serve several with --http");
+          if (opts.host !== undefined || opts.port !== undefined) throw new ConfigError("--host and --port apply to --http");
+          await runServe(s, opts);
+          return EXIT.ok;
+        }
+        await runServeHttp(s, {
+          ...opts,
+          repos: opts.repo,
+          host: opts.host ?? DEFAULT_HTTP_HOST,
+          port: opts.port ?? DEFAULT_HTTP_PORT,
+          ...(opts.policy ? { policyPath: opts.policy } : {}),
+        });
+        return EXIT.ok;
+      });
+    });
 }

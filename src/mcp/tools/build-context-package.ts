@@ -4,7 +4,7 @@ import { CONTEXT_PURPOSES, RENDER_TARGETS, TOKENIZERS } from "../../query/contex
 import { QueryError } from "../../core/errors.js";
 import type { QueryContext } from "../../query/context.js";
 import type { ServerDeps } from "../../service/deps.js";
-import { defineTool, type ToolOutput } from "../../service/tool.js";
+import { defineTool } from "../../service/tool.js";
 import { loadTask } from "./get-task-context.js";
 import { taskContractSchema } from "./get-instructions.js";
 import { TASK_ID_PATTERN } from "../../core/tasks.js";
@@ -58,7 +58,7 @@ export const buildContextPackageSchema = z.strictObject({
 export type BuildContextPackageArgs = z.infer<typeof buildContextPackageSchema>;
 
 /** Shared by the tool, the prompts and the CLI: resolve the task, build, and shape the tool output. */
-export async function contextPackageOutput(args: BuildContextPackageArgs, ctx: QueryContext, deps: ServerDeps): Promise<ToolOutput> {
+export async function contextPackageOutput(args: BuildContextPackageArgs, ctx: QueryContext, deps: ServerDeps) {
   if (!args.goal && !args.taskId) throw new QueryError("invalid_input", "give goal or taskId: a package needs the task it serves");
   const loaded = args.taskId ? await loadTask({ taskId: args.taskId, ...TASK_LOOKUP }, ctx, deps) : null;
   const built = await buildContextPackage(

@@ -29,7 +29,6 @@ export const findSymbolTool = defineTool({
   annotations: { title: "Find symbol", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx) => {
     const out = toToolOutput(await findSymbol(ctx, args), "hits");
-    const stats = out.data.stats as { candidates?: unknown };
-    return { ...out, data: { ...out.data, candidates: stats.candidates ?? [] } };
+    return { ...out, data: { ...out.data, candidates: out.data.stats.candidates } };
   },
 });

@@ -23,7 +23,6 @@ export const getOwnershipTool = defineTool({
   annotations: { title: "Get ownership", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx) => {
     const out = toToolOutput(await getOwnership(ctx, args), "paths");
-    const stats = out.data.stats as { suggestedReviewers: string[] };
-    return { ...out, data: { ...out.data, suggestedReviewers: stats.suggestedReviewers } };
+    return { ...out, data: { ...out.data, suggestedReviewers: out.data.stats.suggestedReviewers } };
   },
 });
