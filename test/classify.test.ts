@@ -4,18 +4,16 @@ import { describe, it } from "node:test";
 import * as linguist from "linguist-languages";
 import type { Language } from "linguist-languages";
 
+import { isBinaryContent, isBinaryPath } from "../src/indexer/classify/binary.js";
+import { MINIFIED_AVG_LINE_LENGTH, detectGenerated } from "../src/indexer/classify/generated.js";
 import {
   EXTENSION_OVERRIDES,
-  MINIFIED_AVG_LINE_LENGTH,
   createLanguageDetector,
-  detectGenerated,
   detectLanguage,
-  isBinaryContent,
-  isBinaryPath,
   languageIdFromLinguistName,
-  secretFileNameReason,
   shebangInterpreter,
-} from "../src/indexer/classify.js";
+} from "../src/indexer/classify/language.js";
+import { secretFileNameReason } from "../src/indexer/classify/secret-names.js";
 import { SCAN_ERROR_RULE_ID, createSecretScanner, mayContainSecret } from "../src/indexer/secrets.js";
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { detectLanguage } from "../src/indexer/classify.js";
+import { detectLanguage } from "../src/indexer/classify/language.js";
 import { buildGraphFrom, isManifestPath, moduleOf, testCommandFor } from "../src/indexer/knowledge/manifests.js";
 import type { BuildGraph, ManifestFile, PathInfo, RepoModule } from "../src/core/knowledge.js";
 

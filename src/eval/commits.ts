@@ -1,4 +1,5 @@
-import { detectGenerated, detectLanguage } from "../indexer/classify.js";
+import { detectGenerated } from "../indexer/classify/generated.js";
+import { detectLanguage } from "../indexer/classify/language.js";
 import { runGit } from "../indexer/git.js";
 import { LANGUAGES, LEXICAL_LANGUAGES } from "../indexer/symbols/languages.js";
 import { isDocPath, isTestPath } from "../policy/labels.js";

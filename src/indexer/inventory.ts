@@ -4,7 +4,10 @@ import { countLines, sha256 } from "../core/hash.js";
 import type { FileInput, SkipReason } from "../store/store.js";
 import { isDocPath } from "../policy/labels.js";
 import { detectInstructionLikeText } from "../policy/injection.js";
-import { detectGenerated, detectLanguage, isBinaryContent, isBinaryPath, secretFileNameReason } from "./classify.js";
+import { isBinaryContent, isBinaryPath } from "./classify/binary.js";
+import { detectGenerated } from "./classify/generated.js";
+import { detectLanguage } from "./classify/language.js";
+import { secretFileNameReason } from "./classify/secret-names.js";
 import type { SecretScanner } from "./secrets.js";
 
 export interface InventoryOptions {

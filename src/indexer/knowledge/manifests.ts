@@ -7,7 +7,7 @@
  * folders, test-only modules), and assembles a deterministic graph. A broken manifest is a warning, never an
  * exception. Every command runs from the repository root (`cd <folder> && ...` when the tool needs it).
  */
-import { detectGenerated } from "../classify.js";
+import { detectGenerated } from "../classify/generated.js";
 import type { BuildGraph, BuildSystem, ManifestEntrypoint, ManifestFile, ManifestWarning, PathInfo, RepoModule } from "../../core/knowledge.js";
 import { collectCargo } from "./manifests/cargo.js";
 import { baseName, cmp, Context, errorMessage, stripBom, type Collected, type Draft, type RootCommand } from "./manifests/common.js";

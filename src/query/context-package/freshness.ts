@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { secretFileNameReason } from "../../indexer/classify.js";
+import { secretFileNameReason } from "../../indexer/classify/secret-names.js";
 import { instructionScope, isOwnInstructionFile } from "../../indexer/knowledge/instructions.js";
 import { mayContainSecret } from "../../indexer/secrets.js";
 import { isInstructionFile, type LabelInput } from "../../policy/labels.js";

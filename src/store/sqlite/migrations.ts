@@ -2,6 +2,7 @@
  * Versioned schema migrations for the SQLite store. Each entry runs once, in order, inside a transaction;
  * `schema_migrations` records what ran. Never edit an applied migration: add the next one.
  */
+import type Database from "better-sqlite3";
 
 export interface Migration {
   version: number;
@@ -161,6 +162,25 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
 ];
+
+/** Applies pending migrations in order; each in its own transaction. */
+export function migrate(db: Database.Database): void {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  const applied = new Set(
+    (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
+  );
+  for (const m of MIGRATIONS) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db
+        .prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
+        .run(m.version, m.name, new Date().toISOString());
+    })();
+  }
+}
 
 /**
  * Per-build tables. Each index build gets its own trigram content table, symbol table and reference table

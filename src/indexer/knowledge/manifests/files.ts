@@ -5,7 +5,7 @@
  */
 import * as linguist from "linguist-languages";
 import type { Language } from "linguist-languages";
-import { languageIdFromLinguistName } from "../../classify.js";
+import { languageIdFromLinguistName } from "../../classify/language.js";
 import { isTestPath } from "../../../policy/labels.js";
 import type { BuildSystem, RepoModule } from "../../../core/knowledge.js";
 import { baseName, cmp, dirName, NOTABLE_NAMES, type ModuleStats } from "./common.js";

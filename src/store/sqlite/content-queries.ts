@@ -1,0 +1,166 @@
+import type Database from "better-sqlite3";
+import type { CandidateFile, CandidateQuery, ContentCandidate } from "../store.js";
+import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
+import { stmt } from "./statements.js";
+
+/**
+ * Lexical candidates and file text in SQLite: each build's content lives in a trigram FTS5 table keyed by file id
+ * (see migrations.ts). A candidate query is answered from the full-text index (a superset: callers verify on the
+ * text), its path prefix from the file ids (a build inserts files in path order).
+ */
+
+/** A file row as the candidate and ranking queries need it, with its symbol extractor. */
+export type SlimFile = CandidateFile & { extractor: string | null };
+
+const TRIGRAM_STEP = 2;
+
+/**
+ * An FTS5 query that needs trigrams covering every fragment: answered from the index alone (no content is read),
+ * so it is a superset of the files containing the fragments; callers verify on the text. Null: no usable fragment.
+ */
+export function trigramMatchExpression(fragments: string[]): string | null {
+  const grams = new Set<string>();
+  for (const f of fragments) {
+    const chars = [...f.toLowerCase()];
+    // Every other trigram plus the last one: half the terms (each costs a doclist merge on large repositories)
+    // for nearly the selectivity of all of them; the text is verified afterwards anyway. Non-overlapping trigrams
+    // were cheaper still but let through twice the false positives on multi-word queries.
+    for (let i = 0; i + 3 <= chars.length; i += TRIGRAM_STEP) grams.add(chars.slice(i, i + 3).join(""));
+    if (chars.length >= 3) grams.add(chars.slice(chars.length - 3).join(""));
+  }
+  if (grams.size === 0) return null;
+  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
+}
+
+/** The slim rows of an index's indexed (not skipped) files, by file id. */
+export function loadSlimFiles(db: Database.Database, indexId: string): Map<number, SlimFile> {
+  const files = new Map<number, SlimFile>();
+  const rows = stmt(
+    db,
+    `SELECT id, path, size_bytes, is_generated, is_vendored, is_secret_suspect, symbol_extractor FROM repo_file
+     WHERE repo_index_id = ? AND skip_reason IS NULL`,
+  ).all(indexId) as { id: number; path: string; size_bytes: number; is_generated: number; is_vendored: number; is_secret_suspect: number; symbol_extractor: string | null }[];
+  for (const r of rows) {
+    files.set(r.id, {
+      id: r.id,
+      path: r.path,
+      sizeBytes: r.size_bytes,
+      isGenerated: r.is_generated === 1,
+      isVendored: r.is_vendored === 1,
+      isSecretSuspect: r.is_secret_suspect === 1,
+      extractor: r.symbol_extractor,
+    });
+  }
+  return files;
+}
+
+/** The clauses the full-text table answers alone: the trigram MATCH and a path prefix's id range. */
+function indexClauses(db: Database.Database, indexId: string, table: string, query: CandidateQuery): { clauses: string[]; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const expr = trigramMatchExpression(query.fragments);
+  if (expr !== null) {
+    clauses.push(`${table} MATCH ?`);
+    params.push(expr);
+  }
+  if (query.pathPrefix) {
+    const range = idRange(db, indexId, query.pathPrefix);
+    clauses.push(`${table}.rowid BETWEEN ? AND ?`);
+    params.push(range.lo, range.hi);
+  }
+  return { clauses, params };
+}
+
+/**
+ * Candidate files from the full-text index alone (row ids), looked up in the slim rows: no join per match.
+ * `more` says that the limit cut the list.
+ */
+export function candidateFiles(
+  db: Database.Database,
+  indexId: string,
+  table: string,
+  slim: ReadonlyMap<number, SlimFile>,
+  query: CandidateQuery,
+  limit: number,
+): { files: CandidateFile[]; more: boolean } {
+  const { clauses, params } = indexClauses(db, indexId, table, query);
+  const upper = query.pathPrefix ? prefixUpperBound(query.pathPrefix) : null;
+  const where = clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "";
+  const files: CandidateFile[] = [];
+  let more = false;
+  for (const row of stmt(db, `SELECT ${table}.rowid AS id FROM ${table} ${where}`).iterate(...params) as IterableIterator<{ id: number }>) {
+    const f = slim.get(row.id);
+    if (!f) continue;
+    if (query.pathPrefix && (f.path < query.pathPrefix || f.path >= upper!)) continue;
+    if (query.excludeExtractor && f.extractor === query.excludeExtractor) continue;
+    if (files.length >= limit) {
+      more = true;
+      break;
+    }
+    files.push(f);
+  }
+  return { files, more };
+}
+
+/** File ids of one path prefix: a build inserts files in path order, so the prefix is one contiguous id range. */
+function idRange(db: Database.Database, indexId: string, prefix: string): { lo: number; hi: number } {
+  const r = stmt(db, "SELECT MIN(id) AS lo, MAX(id) AS hi FROM repo_file WHERE repo_index_id = ? AND path >= ? AND path < ?").get(
+    indexId,
+    prefix,
+    prefixUpperBound(prefix),
+  ) as { lo: number | null; hi: number | null };
+  return { lo: r.lo ?? 0, hi: r.hi ?? -1 };
+}
+
+/** One file's row and text, or null when the file has no indexed text. */
+export function readCandidate(db: Database.Database, table: string, fileId: number): ContentCandidate | null {
+  const row = stmt(db, `SELECT ${FILE_COLUMNS}, x.content AS content FROM repo_file f JOIN ${table} x ON x.rowid = f.id WHERE f.id = ?`).get(
+    fileId,
+  ) as (FileDbRow & { content: string }) | undefined;
+  return row ? { file: toFileRow(row), content: row.content } : null;
+}
+
+/**
+ * WHERE clause for candidates: trigram MATCH (index only, a superset) plus path and extractor filters. A path
+ * prefix also bounds the rowids: a build inserts files in path order, so one prefix is one contiguous id range,
+ * which the full-text index can skip to instead of joining every match.
+ */
+function candidateWhere(db: Database.Database, indexId: string, table: string, query: CandidateQuery): { where: string; params: unknown[] } {
+  const { clauses, params } = indexClauses(db, indexId, table, query);
+  if (query.pathPrefix) {
+    clauses.push("f.path >= ? AND f.path < ?");
+    params.push(query.pathPrefix, prefixUpperBound(query.pathPrefix));
+  }
+  if (query.excludeExtractor) {
+    clauses.push("(f.symbol_extractor IS NULL OR f.symbol_extractor <> ?)");
+    params.push(query.excludeExtractor);
+  }
+  return { where: clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "", params };
+}
+
+/** Visits the candidates with their text, in the full-text index's order, until `visit` returns false. */
+export function scanCandidates(
+  db: Database.Database,
+  indexId: string,
+  table: string,
+  query: CandidateQuery,
+  visit: (candidate: ContentCandidate) => boolean,
+): void {
+  const { where, params } = candidateWhere(db, indexId, table, query);
+  // Synchronous iteration: no other statement can run on this connection until the scan ends, and none needs to.
+  const rows = db
+    .prepare(`SELECT ${FILE_COLUMNS}, ${table}.content AS content FROM ${table} JOIN repo_file f ON f.id = ${table}.rowid ${where}`)
+    .iterate(...params) as IterableIterator<FileDbRow & { content: string }>;
+  for (const row of rows) {
+    if (!visit({ file: toFileRow(row), content: row.content })) break;
+  }
+}
+
+/** The indexed text of one path, or null when the index holds none. */
+export function getContent(db: Database.Database, table: string, indexId: string, path: string): string | null {
+  const row = stmt(db, `SELECT x.content AS content FROM repo_file f JOIN ${table} x ON x.rowid = f.id WHERE f.repo_index_id = ? AND f.path = ?`).get(
+    indexId,
+    path,
+  ) as { content: string } | undefined;
+  return row?.content ?? null;
+}

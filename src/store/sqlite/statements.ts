@@ -1,0 +1,19 @@
+import type Database from "better-sqlite3";
+
+/** Statements prepared per connection, by SQL text (a WeakMap: they go when their connection goes). */
+const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** Prepared once per SQL text: queries run the same few statements thousands of times. */
+export function stmt(db: Database.Database, sql: string): Database.Statement {
+  let statements = prepared.get(db);
+  if (!statements) {
+    statements = new Map();
+    prepared.set(db, statements);
+  }
+  let s = statements.get(sql);
+  if (!s) {
+    s = db.prepare(sql);
+    statements.set(sql, s);
+  }
+  return s;
+}
