@@ -8,7 +8,7 @@ import { judgePackage } from "../src/query/context-package/quality.js";
 import { MESSAGE_OVERHEAD_TOKENS } from "../src/query/context-package/render.js";
 import { tokenCounter } from "../src/query/context-package/tokens.js";
 import type { ContextManifest } from "../src/query/context-package/types.js";
-import { PLATFORM_SAFETY_RULES } from "../src/query/instructions.js";
+import { PLATFORM_SAFETY_RULES } from "../src/query/instructions/rule-sources.js";
 import { git } from "./helpers/fixture.js";
 import { openHarness, type Harness } from "./helpers/harness.js";
 

@@ -7,16 +7,11 @@ import { defaultOperatorConfig, defaultReadPolicy, type OperatorConfig } from ".
 import { parseInstructionText } from "../src/indexer/knowledge/instructions.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
 import { silentLogger } from "../src/core/log.js";
-import {
-  PLATFORM_SAFETY_RULES,
-  applyInstructionLimits,
-  fileRules,
-  resolveInstructions,
-  taskContractRules,
-  userTaskRules,
-  type ResolvedInstructions,
-  type ResolverRule,
-} from "../src/query/instructions.js";
+import type { ResolvedInstructions } from "../src/query/instructions/resolved.js";
+import type { ResolverRule } from "../src/query/instructions/layers.js";
+import { PLATFORM_SAFETY_RULES, fileRules, taskContractRules, userTaskRules } from "../src/query/instructions/rule-sources.js";
+import { applyInstructionLimits } from "../src/query/instructions/limits.js";
+import { resolveInstructions } from "../src/query/instructions/resolve.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { git } from "./helpers/fixture.js";
 import { openClient, openHarness, type Harness } from "./helpers/harness.js";

@@ -11,7 +11,7 @@ import { defaultOperatorConfig, defaultReadPolicy, type ReadPolicy, type TaskSou
 import { buildIndex } from "../src/indexer/pipeline.js";
 import { silentLogger } from "../src/core/log.js";
 import type { Envelope } from "../src/service/envelope.js";
-import type { TaskContext } from "../src/query/task-context.js";
+import type { TaskContext } from "../src/query/task-context/types.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";

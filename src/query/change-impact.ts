@@ -4,7 +4,7 @@ import type { LabelInput } from "../policy/labels.js";
 import type { FileRow, SymbolRow } from "../store/store.js";
 import { labelInputOf, type QueryContext } from "./context.js";
 import { defaultMeasure, fitBudget } from "./change-impact-budget.js";
-import type { Conflict, EffectiveCommand, EffectiveInstructions, ResolvedInstructions } from "./instructions.js";
+import type { Conflict, EffectiveCommand, EffectiveInstructions, ResolvedInstructions } from "./instructions/resolved.js";
 import { getInstructions, type InstructionEnv } from "./knowledge/instructions.js";
 import { knowledgeOf, requirePath, type Knowledge } from "./knowledge/load.js";
 import { getOwnership, type OwnershipItem } from "./knowledge/ownership.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { QueryError } from "../../core/errors.js";
-import { buildTaskContext } from "../../query/task-context.js";
+import { buildTaskContext } from "../../query/task-context/build.js";
 import type { QueryContext } from "../../query/context.js";
 import type { ServerDeps } from "../../service/deps.js";
 import { defineTool } from "../../service/tool.js";

@@ -5,7 +5,7 @@
 import { redactText } from "../../policy/redact.js";
 import type { SymbolRow } from "../../store/store.js";
 import type { QueryContext } from "../context.js";
-import type { ResolvedInstructions } from "../instructions.js";
+import type { ResolvedInstructions } from "../instructions/resolved.js";
 import { knowledgeOf } from "../knowledge/load.js";
 import { findRelatedTests, type RelatedTest } from "../knowledge/related-tests.js";
 import { matchesQualifier, parseSymbol } from "../symbols.js";

@@ -3,11 +3,12 @@ import type { InstructionPolicy } from "../../config/schema.js";
 import type { SymbolRow } from "../../store/store.js";
 import type { QueryContext } from "../context.js";
 import { QueryError } from "../../core/errors.js";
-import type { ResolvedInstructions, TaskContract } from "../instructions.js";
+import type { ResolvedInstructions } from "../instructions/resolved.js";
+import type { TaskContract } from "../instructions/rule-sources.js";
 import { getInstructions } from "../knowledge/instructions.js";
 import { requirePath } from "../knowledge/load.js";
 import { matchesQualifier, parseSymbol } from "../symbols.js";
-import type { TaskContext } from "../task-context.js";
+import type { TaskContext } from "../task-context/types.js";
 import {
   goalBlock,
   headerBlock,

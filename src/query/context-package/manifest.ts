@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalJson } from "../instructions.js";
+import { canonicalJson } from "../instructions/hash.js";
 
 function sha256(text: string): string {
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;

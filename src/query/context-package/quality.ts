@@ -1,4 +1,4 @@
-import type { ResolvedInstructions } from "../instructions.js";
+import type { ResolvedInstructions } from "../instructions/resolved.js";
 import type { PackageConstraints, PackageTask } from "./build.js";
 import type { OutputContract } from "./output-contracts.js";
 import { PRIORITY_ORDER, type ContextBlock, type ContextPurpose } from "./types.js";

@@ -3,19 +3,11 @@ import type { InstructionPolicy } from "../../config/schema.js";
 import type { LabelInput } from "../../policy/labels.js";
 import { resolveInsideRoot } from "../../policy/path-guard.js";
 import type { QueryContext } from "../context.js";
-import {
-  PLATFORM_SAFETY_RULES,
-  applyInstructionLimits,
-  fileRules,
-  operatorRules,
-  resolveInstructions,
-  taskContractRules,
-  userTaskRules,
-  type LimitedInstructionFile,
-  type ResolvedInstructions,
-  type ResolverRule,
-  type TaskContract,
-} from "../instructions.js";
+import type { ResolvedInstructions } from "../instructions/resolved.js";
+import type { ResolverRule } from "../instructions/layers.js";
+import { PLATFORM_SAFETY_RULES, fileRules, operatorRules, taskContractRules, userTaskRules, type TaskContract } from "../instructions/rule-sources.js";
+import { applyInstructionLimits, type LimitedInstructionFile } from "../instructions/limits.js";
+import { resolveInstructions } from "../instructions/resolve.js";
 import { requirePath } from "./load.js";
 import { sha256 } from "../../core/hash.js";
 import type { InstructionLint } from "../../core/instructions.js";

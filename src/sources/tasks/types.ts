@@ -2,7 +2,7 @@ import type { RawComment, RawTask, TaskFetchOptions } from "../../core/tasks.js"
 /**
  * Task sources: adapters that read issue or task text from where the operator said it lives (a snapshot folder, the
  * GitHub REST API). They do the I/O and hand back raw text; structuring it and deciding what is shown is the query
- * layer's job (src/query/task-context.ts). Everything they return is external, untrusted text.
+ * layer's job (src/query/task-context/). Everything they return is external, untrusted text.
  */
 
 
