@@ -1,5 +1,6 @@
 /** Figures beside their targets: a plain-text table for stdout and a Markdown section for BENCHMARKS.md. */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { BLOCK_FORMS } from "../src/query/context-package/types.js";
 import type { Corpus } from "./corpus.js";
 import type { MachineInfo } from "./machine.js";
 import type { IncrementalMeasurement, IndexMeasurement } from "./measure-index.js";
@@ -479,12 +480,10 @@ export function resourceRows(r: BenchResults): string[][] {
   });
 }
 
-const FORM_ORDER = ["full", "reduced", "pointer"];
-
 export function packageRows(r: BenchResults): string[][] {
   return r.context.packages.map((t) => {
     const o = t.outcome;
-    const forms = FORM_ORDER.map((k) => o.forms[k] ?? 0).join("/");
+    const forms = BLOCK_FORMS.map((k) => o.forms[k] ?? 0).join("/");
     const quality = o.qualityAccepted ? "accepted" : `rejected: ${o.qualityReasons.join(", ")}`;
     const warnings = o.warnings.filter((w) => w !== "context_budget_omitted" && w !== "context_quality_rejected");
     return [

@@ -11,7 +11,7 @@ import { silentLogger } from "../src/core/log.js";
 import type { Envelope } from "../src/service/envelope.js";
 import type { FreshnessReport, NotCheckedItem, StaleItem } from "../src/query/context-package/freshness.js";
 import { spanHash, valueHash } from "../src/query/context-package/manifest.js";
-import type { ContextManifest } from "../src/query/context-package/types.js";
+import type { ContextManifest } from "../src/query/context-package/manifest-schema.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { buildGoldenRepo, git, type BuiltRepo } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";

@@ -1,7 +1,7 @@
 import type { FileRow } from "../store/store.js";
 import { QueryError } from "../core/errors.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
-import { compilePathGlobs } from "./paths.js";
+import { compilePathGlobs, type PathMatcher } from "./paths.js";
 import { WEIGHTS, lexicalScore, type ScoreParts } from "./ranking.js";
 import { requiredLiterals } from "./regex-literals.js";
 import { definitionsFor, type DefinitionMatch } from "./search-symbols.js";
@@ -170,137 +170,218 @@ export async function searchCode(ctx: QueryContext, input: SearchInput): Promise
   return exactSearch(ctx, input, mode);
 }
 
+/** What one exact search works from and has gathered so far: its inputs, the matching files, and why it stopped. */
+interface ExactSearch {
+  ctx: QueryContext;
+  input: SearchInput;
+  mode: SearchMode;
+  maxResults: number;
+  includeGenerated: boolean;
+  re: RegExp;
+  fragments: string[];
+  pathFilter: PathMatcher;
+  candidateLimit: number;
+  queryLower: string;
+  /** Files that matched, by path, with their scores. */
+  byPath: Map<string, Candidate>;
+  /** Files that may match but were left out by policy. */
+  excluded: { generated: number; secretSuspect: number };
+  moreCandidates: boolean;
+  budgetExhausted: boolean;
+}
+
+/** The ranked groups an exact search returns, with how many hits they hold and whether some were left out. */
+interface ExactGroups {
+  items: SearchResultGroup[];
+  returnedHits: number;
+  droppedHits: boolean;
+}
+
 async function exactSearch(ctx: QueryContext, input: SearchInput, mode: SearchMode): Promise<QueryResult<SearchResultGroup>> {
   const maxResults = Math.min(input.maxResults ?? ctx.policy.maxSearchResults, ctx.policy.maxSearchResults);
-  const includeGenerated = input.includeGenerated ?? ctx.policy.includeGeneratedFilesByDefault;
-  const re = buildRegex(input);
-  const fragments = candidateFragments(input);
-  const pathFilter = compilePathGlobs(input.paths);
-  const candidateLimit = Math.max(MIN_CANDIDATE_FILES, maxResults * FILES_PER_RESULT);
-  const warnings: Warning[] = [];
-  const excluded = { generated: 0, secretSuspect: 0 };
-  const queryLower = input.query.toLowerCase();
-  const allowed = (f: Pick<FileRow, "isSecretSuspect" | "isGenerated" | "isVendored">): boolean => {
-    if (f.isSecretSuspect && !ctx.policy.includeSecretSuspectFiles) {
-      excluded.secretSuspect += 1;
-      return false;
-    }
-    if ((f.isGenerated || f.isVendored) && !includeGenerated) {
-      excluded.generated += 1;
-      return false;
-    }
-    return true;
+  const s: ExactSearch = {
+    ctx,
+    input,
+    mode,
+    maxResults,
+    includeGenerated: input.includeGenerated ?? ctx.policy.includeGeneratedFilesByDefault,
+    re: buildRegex(input),
+    fragments: candidateFragments(input),
+    pathFilter: compilePathGlobs(input.paths),
+    candidateLimit: Math.max(MIN_CANDIDATE_FILES, maxResults * FILES_PER_RESULT),
+    queryLower: input.query.toLowerCase(),
+    byPath: new Map(),
+    excluded: { generated: 0, secretSuspect: 0 },
+    moreCandidates: false,
+    budgetExhausted: false,
   };
+  if (mode !== "symbol" && s.fragments.length > 0) await verifyIndexedCandidates(s);
+  else if (mode !== "symbol") await scanWithoutIndex(s);
+  if (mode !== "lexical" && !input.regex) await addDefinitions(s);
 
-  const byPath = new Map<string, Candidate>();
+  const { items, returnedHits, droppedHits } = await rankedGroups(s);
+  const warnings = exactWarnings(s);
+  const truncated = s.moreCandidates || s.budgetExhausted || droppedHits;
+  return {
+    items,
+    stats: {
+      truncated,
+      mode,
+      files: items.length,
+      hits: returnedHits,
+      filesMatched: s.byPath.size,
+      moreFilesNotScanned: s.moreCandidates,
+      maxResults,
+      ...(truncated
+        ? { followUp: `narrow the search with 'paths' globs or a more specific query; maxResults may go up to ${ctx.policy.maxSearchResults}` }
+        : {}),
+    },
+    evidence: evidenceOf(items),
+    labels: new Map([...s.byPath.values()].map((c) => [c.file.path, labelInputOf(c.file)])),
+    warnings,
+  };
+}
+
+/** Whether the policy lets a file into the results; counts the ones it leaves out. */
+function allowed(s: ExactSearch, f: Pick<FileRow, "isSecretSuspect" | "isGenerated" | "isVendored">): boolean {
+  if (f.isSecretSuspect && !s.ctx.policy.includeSecretSuspectFiles) {
+    s.excluded.secretSuspect += 1;
+    return false;
+  }
+  if ((f.isGenerated || f.isVendored) && !s.includeGenerated) {
+    s.excluded.generated += 1;
+    return false;
+  }
+  return true;
+}
+
+/** Verifies one file's text against the query and keeps it, scored, when it matches and the policy allows it. */
+function consider(s: ExactSearch, f: FileRow, content: string): void {
+  const matches = findMatches(s.re, content, MAX_MATCHES_COUNTED_PER_FILE);
+  if (matches.length === 0 || !allowed(s, f)) return;
+  const { score, parts } = lexicalScore(f, matches.length, f.path.toLowerCase().includes(s.queryLower));
+  s.byPath.set(f.path, { file: f, content, matches, definitions: [], score, parts });
+}
+
+/** Lexical search with indexable fragments: candidates from the trigram index, read and verified best-first until enough match. */
+async function verifyIndexedCandidates(s: ExactSearch): Promise<void> {
+  const { ctx, pathFilter, queryLower } = s;
+  // Index-only candidates, ranked by what is known without reading text; then read and verify in that order.
+  const { files, more } = await ctx.store.candidateFiles(ctx.index.id, { fragments: s.fragments, pathPrefix: pathFilter.prefix }, INDEX_CANDIDATE_LIMIT);
+  s.moreCandidates = more;
+  const ordered = files
+    .filter((f) => pathFilter.matches(f.path))
+    .map((f) => ({ f, prior: lexicalScore(f, 0, f.path.toLowerCase().includes(queryLower)).score }))
+    .sort((a, b) => b.prior - a.prior || (a.f.path < b.f.path ? -1 : 1));
+  let hitsInHand = 0;
+  let bytesRead = 0;
+  // With few candidates, read them all: a byte budget would only drop files that do match.
+  const budget = ordered.length <= FEW_CANDIDATES ? Number.POSITIVE_INFINITY : READ_BUDGET_BYTES;
+  for (let i = 0; i < ordered.length; i++) {
+    const enough = s.byPath.size >= MIN_VERIFIED_FILES && hitsInHand >= s.maxResults;
+    if (enough || s.byPath.size >= s.candidateLimit || bytesRead >= budget) {
+      s.moreCandidates = true;
+      break;
+    }
+    const slim = ordered[i]!.f;
+    // Files the policy leaves out are not read; the warning says they may match.
+    if (!allowed(s, slim)) continue;
+    const cand = await ctx.store.readCandidate(ctx.index.id, slim.id);
+    if (cand === null) continue;
+    bytesRead += cand.content.length;
+    consider(s, cand.file, cand.content);
+    const c = s.byPath.get(slim.path);
+    if (c) hitsInHand += Math.min(c.matches.length, MAX_HITS_PER_FILE);
+  }
+}
+
+/** Lexical search with no indexable fragment: every file's text is scanned, up to SCAN_BUDGET_BYTES. */
+async function scanWithoutIndex(s: ExactSearch): Promise<void> {
   let scannedBytes = 0;
-  let moreCandidates = false;
-  let budgetExhausted = false;
-  const consider = (f: FileRow, content: string): void => {
-    const matches = findMatches(re, content, MAX_MATCHES_COUNTED_PER_FILE);
-    if (matches.length === 0 || !allowed(f)) return;
-    const { score, parts } = lexicalScore(f, matches.length, f.path.toLowerCase().includes(queryLower));
-    byPath.set(f.path, { file: f, content, matches, definitions: [], score, parts });
-  };
-  if (mode !== "symbol" && fragments.length > 0) {
-    // Index-only candidates, ranked by what is known without reading text; then read and verify in that order.
-    const { files, more } = await ctx.store.candidateFiles(ctx.index.id, { fragments, pathPrefix: pathFilter.prefix }, INDEX_CANDIDATE_LIMIT);
-    moreCandidates = more;
-    const ordered = files
-      .filter((f) => pathFilter.matches(f.path))
-      .map((f) => ({ f, prior: lexicalScore(f, 0, f.path.toLowerCase().includes(queryLower)).score }))
-      .sort((a, b) => b.prior - a.prior || (a.f.path < b.f.path ? -1 : 1));
-    let hitsInHand = 0;
-    let bytesRead = 0;
-    // With few candidates, read them all: a byte budget would only drop files that do match.
-    const budget = ordered.length <= FEW_CANDIDATES ? Number.POSITIVE_INFINITY : READ_BUDGET_BYTES;
-    for (let i = 0; i < ordered.length; i++) {
-      const enough = byPath.size >= MIN_VERIFIED_FILES && hitsInHand >= maxResults;
-      if (enough || byPath.size >= candidateLimit || bytesRead >= budget) {
-        moreCandidates = true;
-        break;
-      }
-      const slim = ordered[i]!.f;
-      // Files the policy leaves out are not read; the warning says they may match.
-      if (!allowed(slim)) continue;
-      const cand = await ctx.store.readCandidate(ctx.index.id, slim.id);
-      if (cand === null) continue;
-      bytesRead += cand.content.length;
-      consider(cand.file, cand.content);
-      const c = byPath.get(slim.path);
-      if (c) hitsInHand += Math.min(c.matches.length, MAX_HITS_PER_FILE);
+  await s.ctx.store.scanCandidates(s.ctx.index.id, { fragments: s.fragments, pathPrefix: s.pathFilter.prefix }, (cand) => {
+    if (!s.pathFilter.matches(cand.file.path)) return true;
+    if (s.byPath.size >= s.candidateLimit) {
+      s.moreCandidates = true;
+      return false;
     }
-  } else if (mode !== "symbol") {
-    await ctx.store.scanCandidates(ctx.index.id, { fragments, pathPrefix: pathFilter.prefix }, (cand) => {
-      if (!pathFilter.matches(cand.file.path)) return true;
-      if (byPath.size >= candidateLimit) {
-        moreCandidates = true;
-        return false;
-      }
-      scannedBytes += cand.content.length;
-      if (scannedBytes > SCAN_BUDGET_BYTES) {
-        budgetExhausted = true;
-        return false;
-      }
-      consider(cand.file, cand.content);
-      return true;
-    });
-  }
-  if (mode !== "lexical" && !input.regex) {
-    const defs = await definitionsFor(ctx, input.query, { prefix: mode === "symbol", pathFilter, limit: candidateLimit });
-    for (const d of defs) {
-      if (!allowed(d.file)) continue;
-      let c = byPath.get(d.file.path);
-      if (!c) {
-        const { score, parts } = lexicalScore(d.file, 0, d.file.path.toLowerCase().includes(queryLower));
-        c = { file: d.file, content: null, matches: [], definitions: [], score, parts };
-        byPath.set(d.file.path, c);
-      }
-      if (c.definitions.length === 0) {
-        const bonus = d.exact ? WEIGHTS.definitionExact : WEIGHTS.definitionPrefix;
-        c.score = Math.round((c.score + bonus) * 1000) / 1000;
-        c.parts = { ...c.parts, definition: bonus };
-      }
-      c.definitions.push(d);
+    scannedBytes += cand.content.length;
+    if (scannedBytes > SCAN_BUDGET_BYTES) {
+      s.budgetExhausted = true;
+      return false;
     }
-  }
+    consider(s, cand.file, cand.content);
+    return true;
+  });
+}
 
-  const ranked = [...byPath.values()].sort((a, b) => b.score - a.score || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
+/** Definitions whose name matches: each joins its file's candidate (or makes one) and adds the definition bonus once. */
+async function addDefinitions(s: ExactSearch): Promise<void> {
+  const defs = await definitionsFor(s.ctx, s.input.query, { prefix: s.mode === "symbol", pathFilter: s.pathFilter, limit: s.candidateLimit });
+  for (const d of defs) {
+    if (!allowed(s, d.file)) continue;
+    let c = s.byPath.get(d.file.path);
+    if (!c) {
+      const { score, parts } = lexicalScore(d.file, 0, d.file.path.toLowerCase().includes(s.queryLower));
+      c = { file: d.file, content: null, matches: [], definitions: [], score, parts };
+      s.byPath.set(d.file.path, c);
+    }
+    if (c.definitions.length === 0) {
+      const bonus = d.exact ? WEIGHTS.definitionExact : WEIGHTS.definitionPrefix;
+      c.score = Math.round((c.score + bonus) * 1000) / 1000;
+      c.parts = { ...c.parts, definition: bonus };
+    }
+    c.definitions.push(d);
+  }
+}
+
+/** The matching files best first, each with its hits, until maxResults hits are returned. */
+async function rankedGroups(s: ExactSearch): Promise<ExactGroups> {
+  const ranked = [...s.byPath.values()].sort((a, b) => b.score - a.score || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
   const items: SearchResultGroup[] = [];
   let returnedHits = 0;
   let droppedHits = false;
-  const lexicalType: MatchType = input.regex ? "lexical_regex" : "lexical_exact";
+  const lexicalType: MatchType = s.input.regex ? "lexical_regex" : "lexical_exact";
   for (const c of ranked) {
-    if (returnedHits >= maxResults) {
+    if (returnedHits >= s.maxResults) {
       droppedHits = true;
       break;
     }
-    c.content ??= await ctx.store.getContent(ctx.index.id, c.file.path);
+    c.content ??= await s.ctx.store.getContent(s.ctx.index.id, c.file.path);
     const all = hitsFor(c, lexicalType);
-    const room = maxResults - returnedHits;
+    const room = s.maxResults - returnedHits;
     if (all.length > room) droppedHits = true;
     const hits = all.slice(0, room);
     returnedHits += hits.length;
     const f = c.file;
     items.push({ path: f.path, language: f.language, contentHash: f.contentHash, score: c.score, scoreParts: c.parts, matchCount: c.matches.length, hits });
   }
-  if (budgetExhausted) {
+  return { items, returnedHits, droppedHits };
+}
+
+/** What the search could not look at: a scan cut short, and files the policy left out that may match. */
+function exactWarnings(s: ExactSearch): Warning[] {
+  const warnings: Warning[] = [];
+  if (s.budgetExhausted) {
     warnings.push({
       code: "scan_budget_exhausted",
       message: `the query has no literal of ${MIN_FRAGMENT}+ characters for the index; the scan stopped after ${SCAN_BUDGET_BYTES} bytes`,
     });
   }
-  if (excluded.secretSuspect > 0) {
-    warnings.push({ code: "secret_suspect_excluded", message: `${excluded.secretSuspect} secret-suspect file(s) may match and were left out by policy` });
+  if (s.excluded.secretSuspect > 0) {
+    warnings.push({ code: "secret_suspect_excluded", message: `${s.excluded.secretSuspect} secret-suspect file(s) may match and were left out by policy` });
   }
-  if (excluded.generated > 0) {
+  if (s.excluded.generated > 0) {
     warnings.push({
       code: "generated_excluded",
-      message: `${excluded.generated} generated or vendored file(s) may match and were left out; set includeGenerated: true to see them`,
+      message: `${s.excluded.generated} generated or vendored file(s) may match and were left out; set includeGenerated: true to see them`,
     });
   }
-  const truncated = moreCandidates || budgetExhausted || droppedHits;
-  const evidence: EvidenceDraft[] = items.flatMap((g) =>
+  return warnings;
+}
+
+/** One evidence item per returned hit; definition hits count as symbol retrieval. */
+function evidenceOf(items: SearchResultGroup[]): EvidenceDraft[] {
+  return items.flatMap((g) =>
     g.hits.map((h) => ({
       path: g.path,
       startLine: h.startLine,
@@ -309,24 +390,6 @@ async function exactSearch(ctx: QueryContext, input: SearchInput, mode: SearchMo
       retrieval: h.matchType === "symbol_definition" || h.matchType === "lexical_and_symbol" ? ("symbol" as const) : ("lexical" as const),
     })),
   );
-  return {
-    items,
-    stats: {
-      truncated,
-      mode,
-      files: items.length,
-      hits: returnedHits,
-      filesMatched: byPath.size,
-      moreFilesNotScanned: moreCandidates,
-      maxResults,
-      ...(truncated
-        ? { followUp: `narrow the search with 'paths' globs or a more specific query; maxResults may go up to ${ctx.policy.maxSearchResults}` }
-        : {}),
-    },
-    evidence,
-    labels: new Map([...byPath.values()].map((c) => [c.file.path, labelInputOf(c.file)])),
-    warnings,
-  };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { QueryError } from "../../core/errors.js";
 import { blockText, renderPackage, type RenderedPackage } from "./render.js";
 import type { TokenCounter } from "./tokens.js";
-import { PRIORITY_ORDER, type BlockForm, type BlockKind, type BlockRole, type ContextBlock, type ManifestEvidence, type Priority, type RenderTarget } from "./types.js";
+import { PRIORITY_ORDER, type BlockForm, type BlockKind, type BlockRole, type ContextBlock, type Priority, type RenderTarget } from "./types.js";
+import type { ManifestEvidence } from "./manifest-schema.js";
 import type { Retrieval, TrustLevel } from "../../core/evidence.js";
 
 /** Where a block's evidence id goes in its title until the package is numbered. */

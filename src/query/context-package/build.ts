@@ -5,7 +5,7 @@ import type { QueryContext } from "../context.js";
 import { QueryError } from "../../core/errors.js";
 import type { ResolvedInstructions } from "../instructions/resolved.js";
 import type { TaskContract } from "../instructions/rule-sources.js";
-import { getInstructions } from "../knowledge/instructions.js";
+import { getInstructions, type InstructionFileView } from "../knowledge/instructions.js";
 import { requirePath } from "../knowledge/load.js";
 import { matchesQualifier, parseSymbol } from "../symbols.js";
 import type { TaskContext } from "../task-context/types.js";
@@ -30,11 +30,12 @@ import {
   testBlocks,
 } from "./blocks-code.js";
 import { diffBlocks, docBlocks, failureBlocks, ownershipBlocks, riskBlocks, secretPaths } from "./blocks-evidence.js";
-import { fitToBudget, type Candidate, type OmittedBlock } from "./budget.js";
+import { fitToBudget, type Candidate, type Fitted, type OmittedBlock } from "./budget.js";
 import { parseUnifiedDiff, type ParsedDiff } from "./diff.js";
 import { diffViolations, type DiffViolation } from "./diff-rules.js";
 import { FileReader, type LoadedFile, type Span } from "./excerpts.js";
 import { valueHash } from "./manifest.js";
+import type { ContextManifest, ManifestEvidence } from "./manifest-schema.js";
 import { OUTPUT_CONTRACTS, outputContractForms, type OutputContract } from "./output-contracts.js";
 import { judgePackage, type QualityVerdict } from "./quality.js";
 import { MESSAGE_OVERHEAD_TOKENS } from "./render.js";
@@ -43,7 +44,6 @@ import { summarizeVerifierLog, type VerifierLogSummary } from "./verifier-log.js
 import {
   PRIORITY_ORDER,
   type ContextBlock,
-  type ContextManifest,
   type ContextPurpose,
   type Priority,
   type RenderTarget,
@@ -151,6 +151,34 @@ const CONTENT: Record<ContextPurpose, ReadonlySet<string>> = {
 };
 const NEEDS_DIFF: ReadonlySet<ContextPurpose> = new Set(["verification_repair", "judging", "pr_summary"]);
 
+/** What was left out of a package's scope and why, as the package reports it. */
+type PackageCoverage = BuiltPackage["package"]["coverage"];
+
+/** What a package is assembled from once its task, scope, instructions and files are resolved. */
+interface PackagePlan {
+  input: BuildPackageInput;
+  /** The blocks its purpose gets (CONTENT). */
+  content: ReadonlySet<string>;
+  reader: FileReader;
+  maxFiles: number;
+  packageId: string;
+  task: PackageTask;
+  diff: ParsedDiff | null;
+  failure: VerifierLogSummary | null;
+  coverage: PackageCoverage;
+  targets: SymbolRow[];
+  selection: { paths: string[]; reasons: string[] };
+  scope: string[];
+  /** The instructions in force for the scope, with the files they came from. */
+  resolved: ResolvedInstructions & { files: InstructionFileView[] };
+  constraints: PackageConstraints;
+  violations: DiffViolation[];
+  contract: OutputContract;
+  isWorkingTree: (path: string) => boolean;
+  /** The scope's files the read policy lets the package show. */
+  files: LoadedFile[];
+}
+
 /**
  * A budgeted, trust-wrapped context package for one purpose (Part 032): policy and task first and never dropped,
  * then repository instructions, plan, code evidence as lossless excerpts with line numbers, build and test
@@ -158,7 +186,6 @@ const NEEDS_DIFF: ReadonlySet<ContextPurpose> = new Set(["verification_repair", 
  * from rendering; the manifest records every evidence item with its hashes so a later check can prove staleness.
  */
 export async function buildContextPackage(ctx: QueryContext, env: PackageEnv, input: BuildPackageInput): Promise<BuiltPackage> {
-  const content = CONTENT[input.purpose];
   if (NEEDS_DIFF.has(input.purpose) && !input.diff) {
     throw new QueryError("invalid_input", `a ${input.purpose} package is built from a diff: pass diff (unified diff text)`);
   }
@@ -166,14 +193,38 @@ export async function buildContextPackage(ctx: QueryContext, env: PackageEnv, in
     throw new QueryError("invalid_input", "a verification_repair package needs verifierOutput (the failing verifier's log)");
   }
   const count = tokenCounter(input.tokenizer);
+  const warnings: Warning[] = [];
+  const plan = await planPackage(ctx, env, input, warnings);
+  const fitted = fitToBudget(await candidateBlocks(ctx, plan), input.budgetTokens, input.target, count);
+  const blocks = fitted.blocks;
+  const evidence = blocks.flatMap((b) => (b.evidence ? [b.evidence] : []));
+  const manifest = manifestOf(ctx, env, plan, fitted, evidence);
+  const flagged = [...new Set(fitted.chosen.filter((x) => (x.flagged ?? 0) > 0).map((x) => x.evidence?.path ?? x.title))];
+  const pkg = packageOf(ctx, plan, fitted);
+  const { task, constraints, contract, resolved } = plan;
+  const quality = judgePackage({ purpose: input.purpose, task, constraints, blocks, outputContract: contract, outcome: resolved.outcome });
+  if (!quality.accepted) {
+    warnings.push({ code: "context_quality_rejected", message: `the package fails the quality rubric: ${quality.reasons.map((r) => r.code).join(", ")}; see data.quality` });
+  }
+  if (fitted.omitted.length > 0) {
+    warnings.push({ code: "context_budget_omitted", message: `${fitted.omitted.length} block(s) did not fit budgetTokens ${input.budgetTokens}; see data.package.omitted` });
+  }
+  const drafts: EvidenceDraft[] = evidence.map((e) => ({ path: e.path, startLine: e.startLine, endLine: e.endLine, contentHash: e.hash, retrieval: fitted.chosen.find((x) => x.evidence?.path === e.path)?.retrieval ?? "syntactic" }));
+  return { package: pkg, rendered: fitted.rendered.payload, renderedTexts: fitted.rendered.texts, manifest, quality, evidence: drafts, warnings, flagged };
+}
+
+/**
+ * Resolves what the package is about: the task, the named symbols, the paths in scope, the instructions and
+ * constraints in force for them, the diff's violations, and the scope's files (what cannot be shown goes to coverage).
+ */
+async function planPackage(ctx: QueryContext, env: PackageEnv, input: BuildPackageInput, warnings: Warning[]): Promise<PackagePlan> {
   const reader = new FileReader(ctx);
   const maxFiles = input.maxFiles ?? DEFAULT_MAX_FILES;
   const packageId = `ctx_${randomUUID()}`;
   const task = taskOf(input);
   const diff = input.diff ? parseUnifiedDiff(input.diff) : null;
   const failure = input.verifierOutput ? summarizeVerifierLog(input.verifierOutput) : null;
-  const coverage = { notIndexed: [] as string[], hiddenByPolicy: [] as string[], symbolsNotFound: [] as string[], notes: [] as string[] };
-  const warnings: Warning[] = [];
+  const coverage: PackageCoverage = { notIndexed: [], hiddenByPolicy: [], symbolsNotFound: [], notes: [] };
 
   const targets = await resolveTargets(ctx, [...(input.symbols ?? []), ...(input.migration ? [input.migration.from] : [])], coverage);
   const selection = await selectPaths(ctx, input, task, diff, targets);
@@ -197,13 +248,19 @@ export async function buildContextPackage(ctx: QueryContext, env: PackageEnv, in
     else if (await ctx.store.getFile(ctx.index.id, p)) coverage.hiddenByPolicy.push(p);
     else if (!diff?.files.some((d) => d.path === p && d.status === "added")) coverage.notIndexed.push(p);
   }
+  const content = CONTENT[input.purpose];
+  return { input, content, reader, maxFiles, packageId, task, diff, failure, coverage, targets, selection, scope, resolved, constraints, violations, contract, isWorkingTree, files };
+}
 
+/** Every block the package's purpose gets, in priority order, before the budget chooses among them. */
+async function candidateBlocks(ctx: QueryContext, plan: PackagePlan): Promise<Candidate[]> {
+  const { input, content, reader, maxFiles, diff, failure, coverage, targets, scope, resolved, constraints, violations, contract, isWorkingTree, files } = plan;
   const c: Candidate[] = [];
-  c.push(headerBlock(ctx, packageId, input.purpose));
+  c.push(headerBlock(ctx, plan.packageId, input.purpose));
   c.push(policyBlock(resolved, constraints));
   if (diff) c.push(violationsBlock(violations, constraints));
   c.push({ priority: "safety_policy", role: "system", kind: "output_contract", title: "Output contract", forms: outputContractForms(contract), trustLevel: "platform_policy", reason: `what a ${input.purpose} answer must look like`, mandatory: true });
-  c.push(goalBlock(task));
+  c.push(goalBlock(plan.task));
   if (content.has("instructions")) c.push(instructionsBlock(resolved));
   const tests = await relatedTests(ctx, files, targets);
   if (content.has("verification")) c.push(...verificationBlock(resolved, constraints, tests));
@@ -233,14 +290,16 @@ export async function buildContextPackage(ctx: QueryContext, env: PackageEnv, in
     if (content.has("risk")) c.push(...(await riskBlocks(ctx, scope)));
   }
   if (content.has("docs")) c.push(...(await docBlocks(ctx, reader, scope, targets)));
+  return c;
+}
 
-  const fitted = fitToBudget(c, input.budgetTokens, input.target, count);
-  const blocks = fitted.blocks;
-  const evidence = blocks.flatMap((b) => (b.evidence ? [b.evidence] : []));
+/** The manifest of a fitted package: its identity, budget, scope, evidence and the hashes of what governed it. */
+function manifestOf(ctx: QueryContext, env: PackageEnv, plan: PackagePlan, fitted: Fitted, evidence: ManifestEvidence[]): ContextManifest {
+  const { input, resolved } = plan;
   const instructionSources = resolved.files.filter((f) => f.contentHash !== null).map((f) => ({ path: f.path, hash: f.contentHash! }));
-  const manifest: ContextManifest = {
+  return {
     manifestVersion: 1,
-    contextPackageId: packageId,
+    contextPackageId: plan.packageId,
     purpose: input.purpose,
     repoId: ctx.index.repoId,
     baseCommit: ctx.index.baseCommit,
@@ -250,47 +309,42 @@ export async function buildContextPackage(ctx: QueryContext, env: PackageEnv, in
     tokenizer: input.tokenizer,
     budgetTokens: input.budgetTokens,
     tokenEstimate: fitted.rendered.tokenCount,
-    scopePaths: scope,
+    scopePaths: plan.scope,
     evidence,
     instructionSources,
-    constraintsHash: valueHash(constraints),
+    constraintsHash: valueHash(plan.constraints),
     effectiveInstructionHash: resolved.effectiveInstructionHash,
-    outputContract: contract.name,
+    outputContract: plan.contract.name,
   };
-  const flagged = [...new Set(fitted.chosen.filter((x) => (x.flagged ?? 0) > 0).map((x) => x.evidence?.path ?? x.title))];
-  const pkg: BuiltPackage["package"] = {
-    packageId,
+}
+
+/** The package as data.package reports it: what it serves, under which authority, and what the budget kept. */
+function packageOf(ctx: QueryContext, plan: PackagePlan, fitted: Fitted): BuiltPackage["package"] {
+  const { input, resolved, diff } = plan;
+  return {
+    packageId: plan.packageId,
     purpose: input.purpose,
     target: input.target,
     tokenizer: input.tokenizer,
     repository: { repoId: ctx.index.repoId, baseCommit: ctx.index.baseCommit, indexVersion: ctx.index.indexVersion, dirty: ctx.index.dirty },
-    task,
-    constraints,
+    task: plan.task,
+    constraints: plan.constraints,
     authority: {
       effectiveInstructionHash: resolved.effectiveInstructionHash,
       outcome: resolved.outcome,
       conflicts: resolved.conflicts.length,
       order: ["platform_policy", "operator_policy", "task_contract", "user_task", "repository_instructions", "evidence"],
     },
-    outputContract: contract,
-    selection,
-    diffReview: diff ? { files: diff.files.length, added: diff.totalAdded, removed: diff.totalRemoved, violations } : null,
-    failure,
-    blocks: blocks.map(({ text: _text, ...meta }) => meta),
+    outputContract: plan.contract,
+    selection: plan.selection,
+    diffReview: diff ? { files: diff.files.length, added: diff.totalAdded, removed: diff.totalRemoved, violations: plan.violations } : null,
+    failure: plan.failure,
+    blocks: fitted.blocks.map(({ text: _text, ...meta }) => meta),
     blockTokens: fitted.blockTokens,
     omitted: fitted.omitted,
-    coverage,
+    coverage: plan.coverage,
     budget: { maxTokens: input.budgetTokens, usedTokens: fitted.rendered.tokenCount, messageOverheadTokens: MESSAGE_OVERHEAD_TOKENS, priorityOrder: PRIORITY_ORDER },
   };
-  const quality = judgePackage({ purpose: input.purpose, task, constraints, blocks, outputContract: contract, outcome: resolved.outcome });
-  if (!quality.accepted) {
-    warnings.push({ code: "context_quality_rejected", message: `the package fails the quality rubric: ${quality.reasons.map((r) => r.code).join(", ")}; see data.quality` });
-  }
-  if (fitted.omitted.length > 0) {
-    warnings.push({ code: "context_budget_omitted", message: `${fitted.omitted.length} block(s) did not fit budgetTokens ${input.budgetTokens}; see data.package.omitted` });
-  }
-  const drafts: EvidenceDraft[] = evidence.map((e) => ({ path: e.path, startLine: e.startLine, endLine: e.endLine, contentHash: e.hash, retrieval: fitted.chosen.find((x) => x.evidence?.path === e.path)?.retrieval ?? "syntactic" }));
-  return { package: pkg, rendered: fitted.rendered.payload, renderedTexts: fitted.rendered.texts, manifest, quality, evidence: drafts, warnings, flagged };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { markUntrusted, untrustedNotice } from "../../policy/wrapper.js";
 import type { FileRow, SymbolRow } from "../../store/store.js";
 import { labelInputOf, type QueryContext } from "../context.js";
 import { spanHash } from "./manifest.js";
-import type { ManifestEvidence } from "./types.js";
+import type { ManifestEvidence } from "./manifest-schema.js";
 import type { TrustLevel } from "../../core/evidence.js";
 
 /** A file of the index as a package reads it: its row, its text and its lines. */

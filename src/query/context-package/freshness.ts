@@ -8,7 +8,7 @@ import type { FileRow } from "../../store/store.js";
 import { labelInputOf, type QueryContext } from "../context.js";
 import { QueryError } from "../../core/errors.js";
 import { spanHash } from "./manifest.js";
-import type { ContextManifest, ManifestEvidence } from "./types.js";
+import type { ContextManifest, ManifestEvidence } from "./manifest-schema.js";
 import { countLines, sha256 } from "../../core/hash.js";
 import type { InstructionFile } from "../../core/instructions.js";
 import type { EvidenceDraft, Warning } from "../../core/evidence.js";

@@ -126,6 +126,32 @@ function qualifiedClassOf(test: FileRow, symbols: SymbolRow[]): string | null {
   return cls ? cls.qualifiedName.replace(/#.*$/, "") : null;
 }
 
+/** The repository's test files, looked up by the subject they are named after, by folder and by path. */
+interface TestIndex {
+  tests: FileRow[];
+  bySubject: Map<string, FileRow[]>;
+  byDir: Map<string, FileRow[]>;
+  /** Test files per stem: test classes sharing a simple name (a.FooTest, b.FooTest) are run by qualified name. */
+  stems: Map<string, number>;
+  byPath: Map<string, FileRow>;
+}
+
+/** A name whose references are followed into tests, and what it stands for (for the details). */
+interface Followed {
+  name: string;
+  from: string;
+}
+
+/** What one findRelatedTests call has gathered: the tests related so far, the names to follow, labels and warnings. */
+interface Relating {
+  ctx: QueryContext;
+  index: TestIndex;
+  candidates: Map<string, Candidate>;
+  followed: Followed[];
+  labels: Map<string, LabelInput>;
+  warnings: Warning[];
+}
+
 /**
  * Tests most likely to prove (or need) a change to the given paths or symbols: naming conventions per ecosystem,
  * same package or folder, tests that reference the changed code, and the module's tests as a last resort. Each
@@ -139,118 +165,18 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
   }
   const k = await knowledgeOf(ctx);
   const maxResults = Math.min(input.maxResults ?? DEFAULT_RESULTS, ctx.policy.maxSearchResults);
-  const warnings: Warning[] = [];
-  const labels = new Map<string, LabelInput>();
-  const tests = await k.testFiles();
-  const bySubject = new Map<string, FileRow[]>();
-  const byDir = new Map<string, FileRow[]>();
-  /** Test files per stem: test classes sharing a simple name (a.FooTest, b.FooTest) are run by qualified name. */
-  const stems = new Map<string, number>();
-  for (const t of tests) {
-    const s = key(testSubject(t.path));
-    if (s) (bySubject.get(s) ?? bySubject.set(s, []).get(s)!).push(t);
-    const d = dirName(t.path);
-    (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(t);
-    const stem = key(stemOf(t.path));
-    stems.set(stem, (stems.get(stem) ?? 0) + 1);
-  }
-  const testByPath = new Map(tests.map((t) => [t.path, t]));
-  const candidates = new Map<string, Candidate>();
-  const add = (file: FileRow, reason: TestReason, detail: string, ev?: EvidenceDraft) => {
-    let c = candidates.get(file.path);
-    if (!c) candidates.set(file.path, (c = { file, reasons: new Set(), details: [], evidence: [] }));
-    c.reasons.add(reason);
-    if (!c.details.includes(detail)) c.details.push(detail);
-    if (ev && c.evidence.length < 3) c.evidence.push(ev);
-  };
+  const r: Relating = { ctx, index: indexTests(await k.testFiles()), candidates: new Map(), followed: [], labels: new Map(), warnings: [] };
 
-  // Symbols asked for by name: their definitions join the changed files, their names are followed directly.
-  const followed: { name: string; from: string }[] = [];
-  for (const raw of symbolInputs) {
-    const { name } = parseSymbol(raw);
-    followed.push({ name, from: raw });
-    const defs = await ctx.store.findSymbols(ctx.index.id, { name, limit: 20 });
-    for (const d of defs) if (!isTestPath(d.path) && !changed.includes(d.path)) changed.push(d.path);
-    if (defs.length === 0) warnings.push({ code: "symbol_not_found", message: `no definition of ${raw} in the index; its name is still followed through references` });
-  }
-
+  await followSymbolInputs(r, symbolInputs, changed);
   const unrelated: string[] = [];
-  for (const path of changed) {
-    const before = candidates.size;
-    const file = await ctx.store.getFile(ctx.index.id, path);
-    if (!file) {
-      warnings.push({ code: "path_not_indexed", message: `${path} is not in the index (new or excluded file): related by name and folder only` });
-    } else labels.set(file.path, labelInputOf(file));
-    if (testByPath.has(path)) add(testByPath.get(path)!, "changed-test", `${path} is itself a test`);
-    const stem = stemOf(path);
-    for (const t of bySubject.get(key(stem)) ?? []) if (t.path !== path) add(t, "name-convention", `named after ${baseName(path)}`);
-    const dir = dirName(path);
-    const samePackage = PACKAGE_IS_FOLDER.has(file?.language ?? "");
-    for (const t of byDir.get(dir) ?? []) if (t.path !== path) add(t, samePackage ? "same-package" : "same-folder", `in the same ${samePackage ? "package" : "folder"} as ${path}`);
-    for (const m of mirroredDirs(dir)) {
-      for (const t of byDir.get(m) ?? []) add(t, PACKAGE_IS_FOLDER.has(t.language ?? "") ? "same-package" : "mirrored-folder", `in ${m}, the test folder mirroring ${dir || "the root"}`);
-    }
-    if (file && file.symbolStatus !== null) {
-      const defs = await ctx.store.findSymbols(ctx.index.id, { path, limit: 2000 });
-      for (const s of followable(defs)) followed.push({ name: s.name, from: `${s.kind} ${s.qualifiedName} in ${path}` });
-    }
-    if (candidates.size === before) unrelated.push(path);
-  }
+  for (const path of changed) if (!(await relateChangedPath(r, path))) unrelated.push(path);
+  await addReferencingTests(r);
+  addSameModuleTests(r, k, unrelated);
 
-  // Tests that reference the changed code by name.
-  const seenNames = new Set<string>();
-  for (const f of followed) {
-    if (seenNames.has(f.name)) continue;
-    seenNames.add(f.name);
-    const refs = await ctx.store.findReferences(ctx.index.id, { name: f.name, limit: MAX_REFERENCES_PER_SYMBOL });
-    if (refs.length >= MAX_REFERENCES_PER_SYMBOL) warnings.push({ code: "references_truncated", message: `${f.name} has more than ${MAX_REFERENCES_PER_SYMBOL} references; only the first were followed` });
-    for (const r of refs) {
-      const t = testByPath.get(r.path);
-      if (!t) continue;
-      add(t, "references-changed-symbol", `references ${f.name} (${f.from}) at line ${r.line}`, {
-        path: r.path,
-        startLine: r.line,
-        endLine: r.line,
-        contentHash: r.contentHash,
-        retrieval: "syntactic",
-      });
-    }
-  }
-
-  // Nothing relates a changed file to a test: the module's own tests, low confidence.
-  for (const path of unrelated) {
-    const m = k.moduleOf(path);
-    if (!m || [...candidates.values()].some((c) => k.moduleOf(c.file.path) === m)) continue;
-    const inModule = tests.filter((t) => k.moduleOf(t.path) === m).slice(0, MAX_SAME_MODULE);
-    for (const t of inModule) add(t, "same-module", `a test of module ${m.name}, which contains ${path}`);
-  }
-
-  const ranked = [...candidates.values()]
-    .map((c) => ({ c, score: [...c.reasons].reduce((n, r) => n + WEIGHT[r], 0) + Math.max(0, Math.min(2, c.details.filter((d) => d.startsWith("references")).length - 1)) * 0.5 }))
+  const ranked = [...r.candidates.values()]
+    .map((c) => ({ c, score: [...c.reasons].reduce((n, x) => n + WEIGHT[x], 0) + Math.max(0, Math.min(2, c.details.filter((d) => d.startsWith("references")).length - 1)) * 0.5 }))
     .sort((a, b) => b.score - a.score || a.c.file.path.localeCompare(b.c.file.path));
-  const kept = ranked.slice(0, maxResults);
-  const ambiguous = new Set([...stems].filter(([, n]) => n > 1).map(([s]) => s));
-  const items: RelatedTest[] = [];
-  const evidence: EvidenceDraft[] = [];
-  for (const { c, score } of kept) {
-    labels.set(c.file.path, labelInputOf(c.file));
-    const module = k.moduleOf(c.file.path);
-    items.push({
-      path: c.file.path,
-      confidence: confidenceOf(score),
-      score: Math.round(score * 100) / 100,
-      reasons: [...c.reasons].sort((a, b) => WEIGHT[b] - WEIGHT[a] || a.localeCompare(b)),
-      details: c.details.slice(0, 8),
-      module: module?.name ?? null,
-      testCommandHint: module ? await commandHint(ctx, k, module, c.file, ambiguous.has(key(stemOf(c.file.path)))) : null,
-      contentHash: c.file.contentHash,
-    });
-    evidence.push(
-      ...(c.evidence.length > 0
-        ? c.evidence
-        : [{ path: c.file.path, startLine: 1, endLine: Math.max(1, c.file.lineCount ?? 1), contentHash: c.file.contentHash, retrieval: "heuristic" as const }]),
-    );
-  }
+  const { items, evidence } = await describeTests(r, k, ranked.slice(0, maxResults));
   const modules = new Map<string, RepoModule>();
   for (const p of changed) {
     const m = k.moduleOf(p);
@@ -265,9 +191,133 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
       moduleTestCommands: [...modules.values()].map((m) => ({ module: m.name, path: m.path, command: m.testCommand, source: m.commandSource })),
     },
     evidence,
-    labels,
-    warnings,
+    labels: r.labels,
+    warnings: r.warnings,
   };
+}
+
+/** Indexes the test files by subject, folder, stem and path. */
+function indexTests(tests: FileRow[]): TestIndex {
+  const bySubject = new Map<string, FileRow[]>();
+  const byDir = new Map<string, FileRow[]>();
+  const stems = new Map<string, number>();
+  for (const t of tests) {
+    const s = key(testSubject(t.path));
+    if (s) (bySubject.get(s) ?? bySubject.set(s, []).get(s)!).push(t);
+    const d = dirName(t.path);
+    (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(t);
+    const stem = key(stemOf(t.path));
+    stems.set(stem, (stems.get(stem) ?? 0) + 1);
+  }
+  return { tests, bySubject, byDir, stems, byPath: new Map(tests.map((t) => [t.path, t])) };
+}
+
+/** Relates a test for one reason: the first time makes it a candidate, later reasons add to it (up to 3 evidence items). */
+function relate(r: Relating, file: FileRow, reason: TestReason, detail: string, ev?: EvidenceDraft): void {
+  let c = r.candidates.get(file.path);
+  if (!c) r.candidates.set(file.path, (c = { file, reasons: new Set(), details: [], evidence: [] }));
+  c.reasons.add(reason);
+  if (!c.details.includes(detail)) c.details.push(detail);
+  if (ev && c.evidence.length < 3) c.evidence.push(ev);
+}
+
+/** Symbols asked for by name: their definitions join the changed files, their names are followed directly. */
+async function followSymbolInputs(r: Relating, symbolInputs: string[], changed: string[]): Promise<void> {
+  const { ctx } = r;
+  for (const raw of symbolInputs) {
+    const { name } = parseSymbol(raw);
+    r.followed.push({ name, from: raw });
+    const defs = await ctx.store.findSymbols(ctx.index.id, { name, limit: 20 });
+    for (const d of defs) if (!isTestPath(d.path) && !changed.includes(d.path)) changed.push(d.path);
+    if (defs.length === 0) r.warnings.push({ code: "symbol_not_found", message: `no definition of ${raw} in the index; its name is still followed through references` });
+  }
+}
+
+/**
+ * Relates tests to one changed path by name, package, folder and mirrored test folder, and queues its symbols to
+ * be followed; false when no test was related to it.
+ */
+async function relateChangedPath(r: Relating, path: string): Promise<boolean> {
+  const { ctx, index } = r;
+  const before = r.candidates.size;
+  const file = await ctx.store.getFile(ctx.index.id, path);
+  if (!file) {
+    r.warnings.push({ code: "path_not_indexed", message: `${path} is not in the index (new or excluded file): related by name and folder only` });
+  } else r.labels.set(file.path, labelInputOf(file));
+  if (index.byPath.has(path)) relate(r, index.byPath.get(path)!, "changed-test", `${path} is itself a test`);
+  const stem = stemOf(path);
+  for (const t of index.bySubject.get(key(stem)) ?? []) if (t.path !== path) relate(r, t, "name-convention", `named after ${baseName(path)}`);
+  const dir = dirName(path);
+  const samePackage = PACKAGE_IS_FOLDER.has(file?.language ?? "");
+  for (const t of index.byDir.get(dir) ?? []) if (t.path !== path) relate(r, t, samePackage ? "same-package" : "same-folder", `in the same ${samePackage ? "package" : "folder"} as ${path}`);
+  for (const m of mirroredDirs(dir)) {
+    for (const t of index.byDir.get(m) ?? []) relate(r, t, PACKAGE_IS_FOLDER.has(t.language ?? "") ? "same-package" : "mirrored-folder", `in ${m}, the test folder mirroring ${dir || "the root"}`);
+  }
+  if (file && file.symbolStatus !== null) {
+    const defs = await ctx.store.findSymbols(ctx.index.id, { path, limit: 2000 });
+    for (const s of followable(defs)) r.followed.push({ name: s.name, from: `${s.kind} ${s.qualifiedName} in ${path}` });
+  }
+  return r.candidates.size !== before;
+}
+
+/** Tests that reference the changed code by name. */
+async function addReferencingTests(r: Relating): Promise<void> {
+  const { ctx } = r;
+  const seenNames = new Set<string>();
+  for (const f of r.followed) {
+    if (seenNames.has(f.name)) continue;
+    seenNames.add(f.name);
+    const refs = await ctx.store.findReferences(ctx.index.id, { name: f.name, limit: MAX_REFERENCES_PER_SYMBOL });
+    if (refs.length >= MAX_REFERENCES_PER_SYMBOL) r.warnings.push({ code: "references_truncated", message: `${f.name} has more than ${MAX_REFERENCES_PER_SYMBOL} references; only the first were followed` });
+    for (const ref of refs) {
+      const t = r.index.byPath.get(ref.path);
+      if (!t) continue;
+      relate(r, t, "references-changed-symbol", `references ${f.name} (${f.from}) at line ${ref.line}`, {
+        path: ref.path,
+        startLine: ref.line,
+        endLine: ref.line,
+        contentHash: ref.contentHash,
+        retrieval: "syntactic",
+      });
+    }
+  }
+}
+
+/** Nothing relates a changed file to a test: the module's own tests, low confidence. */
+function addSameModuleTests(r: Relating, k: Knowledge, unrelated: string[]): void {
+  for (const path of unrelated) {
+    const m = k.moduleOf(path);
+    if (!m || [...r.candidates.values()].some((c) => k.moduleOf(c.file.path) === m)) continue;
+    const inModule = r.index.tests.filter((t) => k.moduleOf(t.path) === m).slice(0, MAX_SAME_MODULE);
+    for (const t of inModule) relate(r, t, "same-module", `a test of module ${m.name}, which contains ${path}`);
+  }
+}
+
+/** The kept tests as results, in rank order, with their evidence (the whole file when no reference was seen). */
+async function describeTests(r: Relating, k: Knowledge, kept: { c: Candidate; score: number }[]): Promise<{ items: RelatedTest[]; evidence: EvidenceDraft[] }> {
+  const ambiguous = new Set([...r.index.stems].filter(([, n]) => n > 1).map(([s]) => s));
+  const items: RelatedTest[] = [];
+  const evidence: EvidenceDraft[] = [];
+  for (const { c, score } of kept) {
+    r.labels.set(c.file.path, labelInputOf(c.file));
+    const module = k.moduleOf(c.file.path);
+    items.push({
+      path: c.file.path,
+      confidence: confidenceOf(score),
+      score: Math.round(score * 100) / 100,
+      reasons: [...c.reasons].sort((a, b) => WEIGHT[b] - WEIGHT[a] || a.localeCompare(b)),
+      details: c.details.slice(0, 8),
+      module: module?.name ?? null,
+      testCommandHint: module ? await commandHint(r.ctx, k, module, c.file, ambiguous.has(key(stemOf(c.file.path)))) : null,
+      contentHash: c.file.contentHash,
+    });
+    evidence.push(
+      ...(c.evidence.length > 0
+        ? c.evidence
+        : [{ path: c.file.path, startLine: 1, endLine: Math.max(1, c.file.lineCount ?? 1), contentHash: c.file.contentHash, retrieval: "heuristic" as const }]),
+    );
+  }
+  return { items, evidence };
 }
 
 /**
