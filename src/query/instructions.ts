@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { InstructionPolicy, OperatorRule } from "../config/schema.js";
-import { claimsFromText, commandPurpose, impliedActions } from "../indexer/knowledge/instructions.js";
+import { claimsFromText } from "../indexer/knowledge/instructions/claims.js";
+import { commandPurpose, impliedActions } from "../indexer/knowledge/instructions/commands.js";
 import { detectInstructionLikeText } from "../policy/injection.js";
 import { compilePathGlobs } from "./paths.js";
 import type { InstructionLikeMatch, InstructionAction, InstructionCategory, CommandPurpose, InstructionClaims, InstructionFile, InstructionLint, InstructionRule } from "../core/instructions.js";
