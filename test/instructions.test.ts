@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { defaultOperatorConfig, defaultReadPolicy, type OperatorConfig } from "../src/config/schema.js";
-import { parseInstructionText } from "../src/indexer/knowledge/instructions.js";
+import { parseInstructionText } from "../src/indexer/knowledge/instructions/parse.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
 import { silentLogger } from "../src/core/log.js";
 import type { ResolvedInstructions } from "../src/query/instructions/resolved.js";

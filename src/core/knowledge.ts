@@ -149,6 +149,6 @@ export interface RepoKnowledge {
   graph: BuildGraph;
   ownership: OwnershipFile;
   docs: RepoDoc[];
-  /** Agent instruction files, read from the indexed commit (src/indexer/knowledge/instructions.ts). */
+  /** Agent instruction files, read from the indexed commit (src/indexer/knowledge/instructions/load.ts). */
   instructions: InstructionFile[];
 }

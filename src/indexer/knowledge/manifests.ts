@@ -20,6 +20,7 @@ import {
   familyOf,
   indexByFolder,
   innermost,
+  isManifestName,
   mainLanguageOf,
   newStats,
   SYSTEM_ORDER,
@@ -31,24 +32,6 @@ import { collectNode } from "./manifests/node.js";
 import { collectPython } from "./manifests/python.js";
 
 export { testCommandFor, type TestTarget } from "./manifests/test-command.js";
-
-const MANIFEST_NAMES: ReadonlySet<string> = new Set([
-  "pom.xml",
-  "build.gradle",
-  "build.gradle.kts",
-  "settings.gradle",
-  "settings.gradle.kts",
-  "package.json",
-  "pnpm-workspace.yaml",
-  "go.mod",
-  "go.work",
-  "Cargo.toml",
-  "pyproject.toml",
-  "setup.cfg",
-  "setup.py",
-  "tox.ini",
-]);
-const MANIFEST_EXTENSIONS = [".sln", ".slnx", ".csproj", ".fsproj", ".vbproj"];
 
 /**
  * Folders whose manifests are not modules of this repository: version control, tool caches and virtual
@@ -104,11 +87,7 @@ function normalizePath(path: string): string {
 /** Is this path a manifest the stage wants to read (by file name)? Used by the indexer to keep their text. */
 export function isManifestPath(path: string): boolean {
   const p = normalizePath(path);
-  const base = baseName(p);
-  if (!MANIFEST_NAMES.has(base)) {
-    const lower = base.toLowerCase();
-    if (!MANIFEST_EXTENSIONS.some((e) => lower.endsWith(e) && lower.length > e.length)) return false;
-  }
+  if (!isManifestName(baseName(p))) return false;
   const segs = p.split("/");
   for (let i = 0; i < segs.length - 1; i++) {
     const seg = segs[i]!;

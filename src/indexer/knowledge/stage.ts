@@ -1,13 +1,8 @@
 import type { FileInput } from "../../store/store.js";
 import { isCodeownersPath, readOwnership } from "./codeowners.js";
-import {
-  checkInstructionFreshness,
-  isMakefilePath,
-  isOwnInstructionFile,
-  loadInstructionFiles,
-  repoFactsFrom,
-  type WorkingInstructionFile,
-} from "./instructions.js";
+import { isOwnInstructionFile } from "./instructions/files.js";
+import { loadInstructionFiles, type WorkingInstructionFile } from "./instructions/load.js";
+import { checkInstructionFreshness, isMakefilePath, repoFactsFrom } from "./instructions/stale-checks.js";
 import { extractDoc, isDocumentPath } from "./docs.js";
 import { buildGraphFrom, isManifestPath } from "./manifests.js";
 import type { ManifestFile, PathInfo, RepoDoc, RepoKnowledge } from "../../core/knowledge.js";

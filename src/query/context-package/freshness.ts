@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { secretFileNameReason } from "../../indexer/classify/secret-names.js";
-import { instructionScope, isOwnInstructionFile } from "../../indexer/knowledge/instructions.js";
+import { instructionScope, isOwnInstructionFile } from "../../indexer/knowledge/instructions/files.js";
 import { mayContainSecret } from "../../indexer/secrets.js";
 import { isInstructionFile, type LabelInput } from "../../policy/labels.js";
 import { normalizeRepoPath, resolveInsideRoot, type PathRejection } from "../../policy/path-guard.js";
@@ -25,7 +25,7 @@ const MAX_CHECKED_FILE_BYTES = 64 * 1024 * 1024;
 const MAX_EVIDENCE_OUT = 200;
 /** Characters of a commit shown in messages. */
 const SHORT_SHA = 12;
-/** Per-folder instruction file names; every other instruction file is root-level (src/indexer/knowledge/instructions.ts). */
+/** Per-folder instruction file names; every other instruction file is root-level (src/indexer/knowledge/instructions/files.ts). */
 const FOLDER_INSTRUCTION_NAMES = ["AGENTS.md", "CLAUDE.md"];
 const ROOT_INSTRUCTION_PATHS = [".agents/AGENTS.md", ".github/copilot-instructions.md"];
 

@@ -1,5 +1,6 @@
 import type { OperatorRule } from "../../config/schema.js";
-import { claimsFromText, commandPurpose, impliedActions } from "../../indexer/knowledge/instructions.js";
+import { claimsFromText } from "../../indexer/knowledge/instructions/claims.js";
+import { commandPurpose, impliedActions } from "../../indexer/knowledge/instructions/commands.js";
 import type { InstructionAction, InstructionClaims, InstructionFile, InstructionRule } from "../../core/instructions.js";
 import type { InstructionLayer, ResolverRule } from "./layers.js";
 

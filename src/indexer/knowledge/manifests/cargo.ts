@@ -3,7 +3,6 @@
  * minus `exclude`) decide which crates share a workspace, and so whether a crate is tested with
  * `cargo test -p <name>` from the workspace folder. A virtual manifest (only [workspace]) is not a module.
  */
-import picomatch from "picomatch";
 import { parse as parseToml } from "smol-toml";
 import {
   asString,
@@ -16,13 +15,12 @@ import {
   folderName,
   hasGlobChars,
   isRecord,
-  isUnder,
   joinPath,
   lineOf,
   newModule,
   normalizePattern,
-  relativePath,
   shellQuote,
+  workspaceMembers,
   type Collected,
   type Context,
 } from "./common.js";
@@ -50,6 +48,35 @@ const DEP_TABLES = ["dependencies", "dev-dependencies", "build-dependencies"];
 
 export function collectCargo(ctx: Context): Collected {
   const out = emptyCollected();
+  const crates = readCrates(ctx);
+  if (crates.length === 0) return out;
+  const byDir = new Map(crates.map((c) => [c.dir, c]));
+  const { wsOf, workspaces } = workspaceMembership(ctx, crates, byDir);
+
+  for (const ws of workspaces) {
+    if (ws.dir === "") out.roots.push({ buildSystem: "cargo", command: "cargo test --workspace" });
+  }
+
+  const namesByWorkspace = new Map<Crate, Set<string>>();
+  for (const c of crates) {
+    const ws = wsOf.get(c.dir);
+    if (!ws || c.name === null) continue;
+    const set = namesByWorkspace.get(ws) ?? new Set<string>();
+    set.add(c.name);
+    namesByWorkspace.set(ws, set);
+  }
+
+  for (const c of crates) {
+    if (c.name === null) continue;
+    const ws = wsOf.get(c.dir) ?? null;
+    const sameWorkspace = (ws && namesByWorkspace.get(ws)) || new Set<string>();
+    addCrate(ctx, out, c, c.name, ws, crateDependsOn(c, ws, byDir, sameWorkspace));
+  }
+  return out;
+}
+
+/** Every parsable Cargo.toml with a [package] or a [workspace], named by the crate (or its folder). */
+function readCrates(ctx: Context): Crate[] {
   const crates: Crate[] = [];
   for (const file of ctx.named("Cargo.toml")) {
     const doc = parseTomlFile(ctx, file);
@@ -70,10 +97,14 @@ export function collectCargo(ctx: Context): Collected {
     }
     crates.push({ file, dir: dirName(file.path), doc, name, workspace });
   }
-  if (crates.length === 0) return out;
-  const byDir = new Map(crates.map((c) => [c.dir, c]));
+  return crates;
+}
 
-  // Workspace membership: the innermost workspace whose members match.
+/**
+ * Workspace membership: the innermost workspace whose members match (a workspace crate with a [package] is its
+ * own member). Warns about literal members without a crate. `workspaces` is innermost first.
+ */
+function workspaceMembership(ctx: Context, crates: Crate[], byDir: Map<string, Crate>): { wsOf: Map<string, Crate>; workspaces: Crate[] } {
   const wsOf = new Map<string, Crate>();
   const workspaces = crates.filter((c) => c.workspace !== null).sort((a, b) => b.dir.length - a.dir.length || cmp(a.dir, b.dir));
   for (const ws of workspaces) {
@@ -85,96 +116,78 @@ export function collectCargo(ctx: Context): Collected {
       const dir = joinPath(ws.dir, m);
       if (dir === null || !byDir.get(dir)?.name) ctx.warn(ws.file.path, lineOf(ws.file.content, `"${m}"`), `workspace member "${m}" has no Cargo.toml with a [package]`);
     }
-    if (members.length === 0) continue;
-    const include = picomatch(members, { dot: true });
-    const exclude = excluded.length > 0 ? picomatch(excluded, { dot: true }) : () => false;
-    for (const c of crates) {
-      if (c.name === null || c.dir === ws.dir || !isUnder(c.dir, ws.dir) || wsOf.has(c.dir)) continue;
-      const rel = relativePath(ws.dir, c.dir);
-      if (include(rel) && !exclude(rel)) wsOf.set(c.dir, ws);
-    }
+    const candidates = crates.filter((c) => c.name !== null && !wsOf.has(c.dir)).map((c) => c.dir);
+    for (const dir of workspaceMembers(ws.dir, members, excluded, candidates)) wsOf.set(dir, ws);
   }
+  return { wsOf, workspaces };
+}
 
-  for (const ws of workspaces) {
-    if (ws.dir === "") out.roots.push({ buildSystem: "cargo", command: "cargo test --workspace" });
-  }
-
-  const namesByWorkspace = new Map<Crate, Set<string>>();
-  for (const c of crates) {
-    const ws = wsOf.get(c.dir);
-    if (!ws || c.name === null) continue;
-    const set = namesByWorkspace.get(ws) ?? new Set<string>();
-    set.add(c.name);
-    namesByWorkspace.set(ws, set);
-  }
-
-  for (const c of crates) {
-    if (c.name === null) continue;
-    const ws = wsOf.get(c.dir) ?? null;
-    const sameWorkspace = (ws && namesByWorkspace.get(ws)) || new Set<string>();
-    const dependsOn: string[] = [];
-    for (const table of dependencyTables(c.doc)) {
-      for (const [key, spec] of Object.entries(table)) {
-        const realName = isRecord(spec) ? (asString(spec["package"]) ?? key) : key;
-        let pathSpec = isRecord(spec) ? asString(spec["path"]) : null;
-        let base = c.dir;
-        if (!pathSpec && isRecord(spec) && spec["workspace"] === true && ws?.workspace) {
-          const wsDeps = isRecord(ws.workspace["dependencies"]) ? ws.workspace["dependencies"] : {};
-          const wsSpec = wsDeps[key];
-          if (isRecord(wsSpec) && typeof wsSpec["path"] === "string") {
-            pathSpec = wsSpec["path"];
-            base = ws.dir;
-          }
+/** Names of the crates `c` depends on: path dependencies (also through `workspace = true`), and same-workspace crates by name. */
+function crateDependsOn(c: Crate, ws: Crate | null, byDir: Map<string, Crate>, sameWorkspace: Set<string>): string[] {
+  const dependsOn: string[] = [];
+  for (const table of dependencyTables(c.doc)) {
+    for (const [key, spec] of Object.entries(table)) {
+      const realName = isRecord(spec) ? (asString(spec["package"]) ?? key) : key;
+      let pathSpec = isRecord(spec) ? asString(spec["path"]) : null;
+      let base = c.dir;
+      if (!pathSpec && isRecord(spec) && spec["workspace"] === true && ws?.workspace) {
+        const wsDeps = isRecord(ws.workspace["dependencies"]) ? ws.workspace["dependencies"] : {};
+        const wsSpec = wsDeps[key];
+        if (isRecord(wsSpec) && typeof wsSpec["path"] === "string") {
+          pathSpec = wsSpec["path"];
+          base = ws.dir;
         }
-        if (pathSpec) {
-          const target = joinPath(base, pathSpec);
-          const hit = target === null ? undefined : byDir.get(target);
-          if (hit?.name && hit !== c) dependsOn.push(hit.name);
-          continue;
-        }
-        if (realName !== c.name && sameWorkspace.has(realName)) dependsOn.push(realName);
       }
-    }
-
-    const bins = Array.isArray(c.doc["bin"]) ? c.doc["bin"].filter(isRecord) : [];
-    const mainRs = joinPath(c.dir, "src/main.rs")!;
-    const binDir = joinPath(c.dir, "src/bin")!;
-    const isApp = bins.length > 0 || ctx.hasFile(mainRs) || ctx.hasDir(binDir);
-
-    const name = c.name;
-    const runFrom = ws ? ws.dir : c.dir;
-    const select = ` -p ${shellQuote(name)}`;
-    out.drafts.push({
-      module: newModule({
-        name,
-        path: c.dir,
-        buildSystem: "cargo",
-        manifest: c.file.path,
-        type: isApp ? "app" : "library",
-        dependsOn,
-        buildCommand: `${cdPrefix(runFrom)}cargo build${select}`,
-        testCommand: `${cdPrefix(runFrom)}cargo test${select}`,
-        testRunner: "cargo",
-        commandSource: ws ? "Cargo.toml [workspace] members" : "convention: cargo test",
-      }),
-    });
-
-    // Entrypoints: [[bin]] targets, else the implicit src/main.rs binary.
-    let from = 0;
-    for (const bin of bins) {
-      const at = c.file.content.indexOf("[[bin]]", from);
-      const line = at < 0 ? null : lineOf(c.file.content, "[[bin]]", from);
-      if (at >= 0) from = at + 7;
-      const binName = asString(bin["name"]) ?? name;
-      const binPath = asString(bin["path"]);
-      const target = binPath ? joinPath(c.dir, binPath) : binName === name && ctx.hasFile(mainRs) ? mainRs : joinPath(c.dir, `src/bin/${binName}.rs`);
-      out.entrypoints.push({ type: "cli-bin", path: c.file.path, name: binName, module: name, startLine: line, endLine: line, target });
-    }
-    if (bins.length === 0 && ctx.hasFile(mainRs)) {
-      out.entrypoints.push({ type: "cli-bin", path: c.file.path, name, module: name, startLine: null, endLine: null, target: mainRs });
+      if (pathSpec) {
+        const target = joinPath(base, pathSpec);
+        const hit = target === null ? undefined : byDir.get(target);
+        if (hit?.name && hit !== c) dependsOn.push(hit.name);
+        continue;
+      }
+      if (realName !== c.name && sameWorkspace.has(realName)) dependsOn.push(realName);
     }
   }
-  return out;
+  return dependsOn;
+}
+
+/** The crate's module (built and tested with `-p <name>` from its workspace, else its own folder) and its binaries. */
+function addCrate(ctx: Context, out: Collected, c: Crate, name: string, ws: Crate | null, dependsOn: string[]): void {
+  const bins = Array.isArray(c.doc["bin"]) ? c.doc["bin"].filter(isRecord) : [];
+  const mainRs = joinPath(c.dir, "src/main.rs")!;
+  const binDir = joinPath(c.dir, "src/bin")!;
+  const isApp = bins.length > 0 || ctx.hasFile(mainRs) || ctx.hasDir(binDir);
+
+  const runFrom = ws ? ws.dir : c.dir;
+  const select = ` -p ${shellQuote(name)}`;
+  out.drafts.push({
+    module: newModule({
+      name,
+      path: c.dir,
+      buildSystem: "cargo",
+      manifest: c.file.path,
+      type: isApp ? "app" : "library",
+      dependsOn,
+      buildCommand: `${cdPrefix(runFrom)}cargo build${select}`,
+      testCommand: `${cdPrefix(runFrom)}cargo test${select}`,
+      testRunner: "cargo",
+      commandSource: ws ? "Cargo.toml [workspace] members" : "convention: cargo test",
+    }),
+  });
+
+  // Entrypoints: [[bin]] targets, else the implicit src/main.rs binary.
+  let from = 0;
+  for (const bin of bins) {
+    const at = c.file.content.indexOf("[[bin]]", from);
+    const line = at < 0 ? null : lineOf(c.file.content, "[[bin]]", from);
+    if (at >= 0) from = at + 7;
+    const binName = asString(bin["name"]) ?? name;
+    const binPath = asString(bin["path"]);
+    const target = binPath ? joinPath(c.dir, binPath) : binName === name && ctx.hasFile(mainRs) ? mainRs : joinPath(c.dir, `src/bin/${binName}.rs`);
+    out.entrypoints.push({ type: "cli-bin", path: c.file.path, name: binName, module: name, startLine: line, endLine: line, target });
+  }
+  if (bins.length === 0 && ctx.hasFile(mainRs)) {
+    out.entrypoints.push({ type: "cli-bin", path: c.file.path, name, module: name, startLine: null, endLine: null, target: mainRs });
+  }
 }
 
 /** [dependencies], [dev-dependencies], [build-dependencies] and their [target.'cfg'.*] variants. */

@@ -7,6 +7,7 @@
  * - every command runs from the repository root; when the tool must run inside a folder the command
  *   starts with `cd <folder> && ` (see `splitCd`).
  */
+import picomatch from "picomatch";
 import type {
   BuildSystem,
   ManifestEntrypoint,
@@ -237,6 +238,21 @@ export function normalizePattern(pattern: string): string {
   while (p.startsWith("./")) p = p.slice(2);
   while (p.endsWith("/")) p = p.slice(0, -1);
   return p;
+}
+
+/**
+ * The folders of `dirs` strictly below workspace folder `root` whose path relative to it matches an `include`
+ * pattern and no `exclude` pattern (normalized patterns, dotfiles matched); none when `include` is empty.
+ */
+export function workspaceMembers(root: string, include: string[], exclude: string[], dirs: readonly string[]): string[] {
+  if (include.length === 0) return [];
+  const included = picomatch(include, { dot: true });
+  const excluded = exclude.length > 0 ? picomatch(exclude, { dot: true }) : () => false;
+  return dirs.filter((dir) => {
+    if (dir === root || !isUnder(dir, root)) return false;
+    const rel = relativePath(root, dir);
+    return included(rel) && !excluded(rel);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------

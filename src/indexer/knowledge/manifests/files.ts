@@ -24,33 +24,58 @@ function familyMatches(f: Family, system: BuildSystem): boolean {
   return f === s || (f === "jvm" && (s === "maven" || s === "gradle"));
 }
 
-const NAME_FAMILY: ReadonlyMap<string, Family> = new Map([
+/** Manifests the stage reads (by file name), each with the family its folder belongs to. */
+const MANIFEST_NAME_FAMILY: readonly (readonly [string, Family])[] = [
   ["pom.xml", "maven"],
-  ["mvnw", "maven"],
-  ["mvnw.cmd", "maven"],
   ["build.gradle", "gradle"],
   ["build.gradle.kts", "gradle"],
   ["settings.gradle", "gradle"],
   ["settings.gradle.kts", "gradle"],
-  ["gradle.properties", "gradle"],
-  ["gradlew", "gradle"],
-  ["gradlew.bat", "gradle"],
   ["package.json", "node"],
-  ["package-lock.json", "node"],
-  ["npm-shrinkwrap.json", "node"],
-  ["yarn.lock", "node"],
-  ["pnpm-lock.yaml", "node"],
   ["pnpm-workspace.yaml", "node"],
-  ["tsconfig.json", "node"],
   ["go.mod", "go"],
-  ["go.sum", "go"],
   ["go.work", "go"],
   ["Cargo.toml", "cargo"],
-  ["Cargo.lock", "cargo"],
   ["pyproject.toml", "python"],
   ["setup.py", "python"],
   ["setup.cfg", "python"],
   ["tox.ini", "python"],
+];
+
+/** Manifests the stage reads (by extension): .NET solutions and projects. */
+const MANIFEST_EXTENSION_FAMILY: readonly (readonly [string, Family])[] = [
+  [".csproj", "dotnet"],
+  [".fsproj", "dotnet"],
+  [".vbproj", "dotnet"],
+  [".sln", "dotnet"],
+  [".slnx", "dotnet"],
+];
+
+const MANIFEST_NAMES: ReadonlySet<string> = new Set(MANIFEST_NAME_FAMILY.map(([name]) => name));
+const MANIFEST_EXTENSIONS: readonly string[] = MANIFEST_EXTENSION_FAMILY.map(([ext]) => ext);
+
+/** Is this file name (no folder) one of the manifests the stage reads? */
+export function isManifestName(base: string): boolean {
+  if (MANIFEST_NAMES.has(base)) return true;
+  const lower = base.toLowerCase();
+  return MANIFEST_EXTENSIONS.some((e) => lower.endsWith(e) && lower.length > e.length);
+}
+
+/** File names that tie a folder to a family: the manifests, and wrappers, lockfiles and tool settings. */
+const NAME_FAMILY: ReadonlyMap<string, Family> = new Map([
+  ...MANIFEST_NAME_FAMILY,
+  ["mvnw", "maven"],
+  ["mvnw.cmd", "maven"],
+  ["gradle.properties", "gradle"],
+  ["gradlew", "gradle"],
+  ["gradlew.bat", "gradle"],
+  ["package-lock.json", "node"],
+  ["npm-shrinkwrap.json", "node"],
+  ["yarn.lock", "node"],
+  ["pnpm-lock.yaml", "node"],
+  ["tsconfig.json", "node"],
+  ["go.sum", "go"],
+  ["Cargo.lock", "cargo"],
   ["pytest.ini", "python"],
   ["requirements.txt", "python"],
 ]);
@@ -96,11 +121,7 @@ const EXTENSION_FAMILY: ReadonlyMap<string, Family> = new Map([
   [".cs", "dotnet"],
   [".fs", "dotnet"],
   [".vb", "dotnet"],
-  [".csproj", "dotnet"],
-  [".fsproj", "dotnet"],
-  [".vbproj", "dotnet"],
-  [".sln", "dotnet"],
-  [".slnx", "dotnet"],
+  ...MANIFEST_EXTENSION_FAMILY,
 ]);
 
 function affinity(path: string, language: string | null): Family | null {

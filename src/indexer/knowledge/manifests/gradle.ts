@@ -19,7 +19,7 @@ import {
   type Collected,
   type Context,
 } from "./common.js";
-import type { ManifestFile } from "../../../core/knowledge.js";
+import type { ManifestFile, RepoModule } from "../../../core/knowledge.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // Tokenizer
@@ -339,65 +339,83 @@ export function collectGradle(ctx: Context): Collected {
   const buildByDir = new Map<string, ManifestFile>();
   for (const f of buildFiles) if (!buildByDir.has(dirName(f.path))) buildByDir.set(dirName(f.path), f);
 
-  const innermostSettings = (dir: string): Settings | null => {
-    for (let d = dir; ; d = dirName(d)) {
-      const s = settingsByDir.get(d);
-      if (s) return s;
-      if (d === "") return null;
-    }
-  };
-
   const projects = new Map<string, Project>(); // by folder
-  const addProject = (p: Project): void => {
-    if (!projects.has(p.dir)) projects.set(p.dir, p);
-  };
+  for (const s of [...settingsByDir.values()].sort((a, b) => cmp(a.dir, b.dir))) addSettingsProjects(ctx, s, buildByDir, projects);
+  addUnincludedBuildFiles(ctx, settingsByDir, buildByDir, projects);
 
-  for (const s of [...settingsByDir.values()].sort((a, b) => cmp(a.dir, b.dir))) {
-    addProject({ gradlePath: ":", dir: s.dir, root: s, rootDir: s.dir, buildFile: buildByDir.get(s.dir) ?? null, fromSettings: true, line: null });
-    const explicit = new Set(s.includes.map((i) => i.path));
-    const implicitParents = new Set<string>();
-    for (const inc of s.includes) {
-      const segs = inc.path.split(":").filter((x) => x !== "");
-      for (let k = 1; k < segs.length; k++) implicitParents.add(`:${segs.slice(0, k).join(":")}`);
-    }
-    const all = [...s.includes.map((i) => ({ path: i.path, line: i.line as number | null }))];
-    for (const p of implicitParents) if (!explicit.has(p)) all.push({ path: p, line: null });
-    for (const inc of all) {
-      const custom = s.projectDirs.get(inc.path);
-      const rel = custom ?? inc.path.split(":").filter((x) => x !== "").join("/");
-      const dir = joinPath(s.dir, rel);
-      if (dir === null) {
-        ctx.warn(s.file.path, inc.line, `project ${inc.path} points outside the repository`);
-        continue;
-      }
-      const buildFile = buildByDir.get(dir) ?? null;
-      if (!explicit.has(inc.path) && !buildFile) continue; // an implicit parent without a build file is just a folder
-      if (!buildFile && !ctx.hasDir(dir)) {
-        ctx.warn(s.file.path, inc.line, `included project ${inc.path} has no folder ${dir}`);
-        continue;
-      }
-      addProject({ gradlePath: inc.path, dir, root: s, rootDir: s.dir, buildFile, fromSettings: true, line: inc.line });
-    }
+  const index = indexProjects(projects);
+  for (const p of [...projects.values()].sort((a, b) => cmp(a.dir, b.dir))) out.drafts.push({ module: projectModule(ctx, p, index) });
+  return out;
+}
+
+/** Adds a project unless its folder already has one (the first one found wins). */
+function addProject(projects: Map<string, Project>, p: Project): void {
+  if (!projects.has(p.dir)) projects.set(p.dir, p);
+}
+
+/** The settings file nearest above `dir` (or in it), or null. */
+function innermostSettings(settingsByDir: Map<string, Settings>, dir: string): Settings | null {
+  for (let d = dir; ; d = dirName(d)) {
+    const s = settingsByDir.get(d);
+    if (s) return s;
+    if (d === "") return null;
   }
+}
 
-  // Build files no settings file includes.
+/** A settings file's projects: its root project, every `include`d project, and implicit parents that have a build file. */
+function addSettingsProjects(ctx: Context, s: Settings, buildByDir: Map<string, ManifestFile>, projects: Map<string, Project>): void {
+  addProject(projects, { gradlePath: ":", dir: s.dir, root: s, rootDir: s.dir, buildFile: buildByDir.get(s.dir) ?? null, fromSettings: true, line: null });
+  const explicit = new Set(s.includes.map((i) => i.path));
+  const implicitParents = new Set<string>();
+  for (const inc of s.includes) {
+    const segs = inc.path.split(":").filter((x) => x !== "");
+    for (let k = 1; k < segs.length; k++) implicitParents.add(`:${segs.slice(0, k).join(":")}`);
+  }
+  const all = [...s.includes.map((i) => ({ path: i.path, line: i.line as number | null }))];
+  for (const p of implicitParents) if (!explicit.has(p)) all.push({ path: p, line: null });
+  for (const inc of all) {
+    const custom = s.projectDirs.get(inc.path);
+    const rel = custom ?? inc.path.split(":").filter((x) => x !== "").join("/");
+    const dir = joinPath(s.dir, rel);
+    if (dir === null) {
+      ctx.warn(s.file.path, inc.line, `project ${inc.path} points outside the repository`);
+      continue;
+    }
+    const buildFile = buildByDir.get(dir) ?? null;
+    if (!explicit.has(inc.path) && !buildFile) continue; // an implicit parent without a build file is just a folder
+    if (!buildFile && !ctx.hasDir(dir)) {
+      ctx.warn(s.file.path, inc.line, `included project ${inc.path} has no folder ${dir}`);
+      continue;
+    }
+    addProject(projects, { gradlePath: inc.path, dir, root: s, rootDir: s.dir, buildFile, fromSettings: true, line: inc.line });
+  }
+}
+
+/** Build files no settings file includes. */
+function addUnincludedBuildFiles(ctx: Context, settingsByDir: Map<string, Settings>, buildByDir: Map<string, ManifestFile>, projects: Map<string, Project>): void {
   for (const [dir, f] of [...buildByDir.entries()].sort((a, b) => cmp(a[0], b[0]))) {
     if (projects.has(dir)) continue;
-    const s = innermostSettings(dir);
+    const s = innermostSettings(settingsByDir, dir);
     if (s === null) {
       // A single-project build of its own.
-      addProject({ gradlePath: ":", dir, root: null, rootDir: dir, buildFile: f, fromSettings: false, line: null });
+      addProject(projects, { gradlePath: ":", dir, root: null, rootDir: dir, buildFile: f, fromSettings: false, line: null });
     } else if (s.dynamic) {
       const gp = `:${relativePath(s.dir, dir).split("/").join(":")}`;
-      addProject({ gradlePath: gp, dir, root: s, rootDir: s.dir, buildFile: f, fromSettings: false, line: null });
+      addProject(projects, { gradlePath: gp, dir, root: s, rootDir: s.dir, buildFile: f, fromSettings: false, line: null });
     } else {
       ctx.warn(f.path, null, `not included by ${s.file.path}; not a project of that build`);
     }
   }
+}
 
-  // Names: the root project by rootProject.name (or folder), the others by their Gradle path.
-  const nameOf = (p: Project): string =>
-    p.gradlePath === ":" ? (p.root?.rootName ?? folderName(p.dir)) : p.gradlePath;
+/** Projects by build root and Gradle path, and by build root and type-safe accessor. */
+interface ProjectIndex {
+  byRootAndPath: Map<string, Project>;
+  accessorIndex: Map<string, Project>;
+}
+
+/** Indexes the projects for the lookups of `project(...)` references and `projects.x` accessors. */
+function indexProjects(projects: Map<string, Project>): ProjectIndex {
   const byRootAndPath = new Map<string, Project>();
   const accessorIndex = new Map<string, Project>();
   for (const p of projects.values()) {
@@ -407,44 +425,48 @@ export function collectGradle(ctx: Context): Collected {
       accessorIndex.set(`${p.rootDir}\u0000${key}`, p);
     }
   }
+  return { byRootAndPath, accessorIndex };
+}
 
-  for (const p of [...projects.values()].sort((a, b) => cmp(a.dir, b.dir))) {
-    const info = p.buildFile ? readBuildScript(p.buildFile.content) : { projectRefs: [], accessors: [], app: false };
-    const dependsOn: string[] = [];
-    for (const ref of info.projectRefs) {
-      const hit = byRootAndPath.get(`${p.rootDir}\u0000${ref}`);
-      if (hit && hit !== p) dependsOn.push(nameOf(hit));
-    }
-    for (const segs of info.accessors) {
-      const hit = accessorIndex.get(`${p.rootDir}\u0000${segs.map(accessorKey).join(".")}`);
-      if (hit && hit !== p) dependsOn.push(nameOf(hit));
-    }
-    const gradle = wrapperFor(ctx, p.rootDir, "gradlew") ?? "gradle";
-    const task = (name: string): string => (p.gradlePath === ":" ? name : `${p.gradlePath}:${name}`);
-    const prefix = `${cdPrefix(p.rootDir)}${gradle} `;
-    const manifest = p.buildFile?.path ?? p.root?.file.path ?? "";
-    const settingsName = p.root ? baseName(p.root.file.path) : null;
-    out.drafts.push({
-      module: newModule({
-        name: nameOf(p),
-        path: p.dir,
-        buildSystem: "gradle",
-        manifest,
-        type: info.app ? "app" : "library",
-        dependsOn,
-        buildCommand: `${prefix}${task("build")}`,
-        testCommand: `${prefix}${task("test")}`,
-        testRunner: "gradle",
-        commandSource:
-          settingsName === null
-            ? baseName(manifest)
-            : p.gradlePath === ":"
-              ? settingsName
-              : p.fromSettings
-                ? `${settingsName} include`
-                : `${settingsName} (computed includes)`,
-      }),
-    });
+/** Names: the root project by rootProject.name (or folder), the others by their Gradle path. */
+function projectName(p: Project): string {
+  return p.gradlePath === ":" ? (p.root?.rootName ?? folderName(p.dir)) : p.gradlePath;
+}
+
+/** The module of a project: what its build script depends on, and its build and test tasks run through the wrapper from the build root. */
+function projectModule(ctx: Context, p: Project, index: ProjectIndex): RepoModule {
+  const info = p.buildFile ? readBuildScript(p.buildFile.content) : { projectRefs: [], accessors: [], app: false };
+  const dependsOn: string[] = [];
+  for (const ref of info.projectRefs) {
+    const hit = index.byRootAndPath.get(`${p.rootDir}\u0000${ref}`);
+    if (hit && hit !== p) dependsOn.push(projectName(hit));
   }
-  return out;
+  for (const segs of info.accessors) {
+    const hit = index.accessorIndex.get(`${p.rootDir}\u0000${segs.map(accessorKey).join(".")}`);
+    if (hit && hit !== p) dependsOn.push(projectName(hit));
+  }
+  const gradle = wrapperFor(ctx, p.rootDir, "gradlew") ?? "gradle";
+  const task = (name: string): string => (p.gradlePath === ":" ? name : `${p.gradlePath}:${name}`);
+  const prefix = `${cdPrefix(p.rootDir)}${gradle} `;
+  const manifest = p.buildFile?.path ?? p.root?.file.path ?? "";
+  const settingsName = p.root ? baseName(p.root.file.path) : null;
+  return newModule({
+    name: projectName(p),
+    path: p.dir,
+    buildSystem: "gradle",
+    manifest,
+    type: info.app ? "app" : "library",
+    dependsOn,
+    buildCommand: `${prefix}${task("build")}`,
+    testCommand: `${prefix}${task("test")}`,
+    testRunner: "gradle",
+    commandSource:
+      settingsName === null
+        ? baseName(manifest)
+        : p.gradlePath === ":"
+          ? settingsName
+          : p.fromSettings
+            ? `${settingsName} include`
+            : `${settingsName} (computed includes)`,
+  });
 }

@@ -4,12 +4,10 @@
  * (`npm test -w <name>`, `pnpm --filter <name> test`, `yarn workspace <name> test`). The package manager comes
  * from `packageManager`, else the lockfile.
  */
-import picomatch from "picomatch";
 import { parseDocument } from "yaml";
 import {
   asString,
   asStringArray,
-  baseName,
   cdPrefix,
   cmp,
   dirName,
@@ -18,7 +16,6 @@ import {
   folderName,
   hasGlobChars,
   isRecord,
-  isUnder,
   joinPath,
   jsonErrorLine,
   lineAt,
@@ -28,10 +25,12 @@ import {
   relativePath,
   shellQuote,
   stripBom,
+  workspaceMembers,
   type Collected,
   type Context,
 } from "./common.js";
 import type { ManifestFile, TestRunner } from "../../../core/knowledge.js";
+import { detectRunner } from "./node-runner.js";
 
 type PackageManager = "npm" | "yarn" | "pnpm";
 
@@ -59,6 +58,19 @@ const LOCKFILES: readonly (readonly [string, PackageManager])[] = [
 
 export function collectNode(ctx: Context): Collected {
   const out = emptyCollected();
+  const pkgs = readPackages(ctx);
+  const pnpmFiles = ctx.named("pnpm-workspace.yaml");
+  if (pkgs.length === 0 && pnpmFiles.length === 0) return out;
+  const pkgByDir = new Map(pkgs.map((p) => [p.dir, p]));
+  const roots = workspaceRoots(ctx, pkgs, pnpmFiles, pkgByDir);
+  const memberOf = workspaceMembership(ctx, roots, pkgs, pkgByDir);
+  const names = new Set(pkgs.map((p) => p.name).filter((n): n is string => n !== null));
+  for (const p of pkgs) addPackage(ctx, out, p, memberOf.get(p.dir) ?? null, roots.get(p.dir) ?? null, names);
+  return out;
+}
+
+/** Every package.json that parses to a JSON object. */
+function readPackages(ctx: Context): Pkg[] {
   const pkgs: Pkg[] = [];
   for (const file of ctx.named("package.json")) {
     const text = stripBom(file.content);
@@ -76,11 +88,11 @@ export function collectNode(ctx: Context): Collected {
     const name = asString(json["name"])?.trim() || null;
     pkgs.push({ file, dir: dirName(file.path), json, name });
   }
-  const pnpmFiles = ctx.named("pnpm-workspace.yaml");
-  if (pkgs.length === 0 && pnpmFiles.length === 0) return out;
-  const pkgByDir = new Map(pkgs.map((p) => [p.dir, p]));
+  return pkgs;
+}
 
-  // Workspace roots.
+/** Workspace roots by folder: package.json `workspaces`, then pnpm-workspace.yaml (which wins for pnpm), with their package manager. */
+function workspaceRoots(ctx: Context, pkgs: Pkg[], pnpmFiles: ManifestFile[], pkgByDir: Map<string, Pkg>): Map<string, WorkspaceRoot> {
   const roots = new Map<string, WorkspaceRoot>();
   for (const p of pkgs) {
     const ws = p.json["workspaces"];
@@ -94,33 +106,42 @@ export function collectNode(ctx: Context): Collected {
     roots.set(p.dir, { dir: p.dir, manifest: p.file.path, patterns, pm: "npm" });
   }
   for (const f of pnpmFiles) {
-    const doc = parseDocument(f.content, { prettyErrors: false });
-    if (doc.errors.length > 0) {
-      const err = doc.errors[0]!;
-      const offset = err.pos?.[0];
-      ctx.warn(f.path, typeof offset === "number" ? lineAt(f.content, offset) : null, `invalid YAML: ${errorMessage(err)}`);
-      continue;
-    }
-    let data: unknown;
-    try {
-      data = doc.toJS();
-    } catch (e) {
-      ctx.warn(f.path, null, `invalid YAML: ${errorMessage(e)}`);
-      continue;
-    }
-    const dir = dirName(f.path);
-    const list = isRecord(data) ? data["packages"] : undefined;
-    if (list !== undefined && !Array.isArray(list)) {
-      ctx.warn(f.path, null, "`packages` is not a list");
-      continue;
-    }
-    const patterns = asStringArray(list).map((pattern) => ({ pattern, line: stringLine(f.content, pattern) }));
+    const root = pnpmWorkspaceRoot(ctx, f);
     // pnpm reads pnpm-workspace.yaml, not package.json `workspaces`.
-    roots.set(dir, { dir, manifest: f.path, patterns, pm: "pnpm" });
+    if (root !== null) roots.set(root.dir, root);
   }
   for (const r of roots.values()) r.pm = packageManagerAt(ctx, r.dir, pkgByDir.get(r.dir) ?? null) ?? r.pm;
+  return roots;
+}
 
-  // Membership: the innermost workspace root whose patterns match the package folder.
+/** The workspace root a pnpm-workspace.yaml defines (its `packages`), or null (with a warning) when it cannot be read. */
+function pnpmWorkspaceRoot(ctx: Context, f: ManifestFile): WorkspaceRoot | null {
+  const doc = parseDocument(f.content, { prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0]!;
+    const offset = err.pos?.[0];
+    ctx.warn(f.path, typeof offset === "number" ? lineAt(f.content, offset) : null, `invalid YAML: ${errorMessage(err)}`);
+    return null;
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (e) {
+    ctx.warn(f.path, null, `invalid YAML: ${errorMessage(e)}`);
+    return null;
+  }
+  const dir = dirName(f.path);
+  const list = isRecord(data) ? data["packages"] : undefined;
+  if (list !== undefined && !Array.isArray(list)) {
+    ctx.warn(f.path, null, "`packages` is not a list");
+    return null;
+  }
+  const patterns = asStringArray(list).map((pattern) => ({ pattern, line: stringLine(f.content, pattern) }));
+  return { dir, manifest: f.path, patterns, pm: "pnpm" };
+}
+
+/** Membership: the innermost workspace root whose patterns match the package folder. Warns about literal patterns without a package. */
+function workspaceMembership(ctx: Context, roots: Map<string, WorkspaceRoot>, pkgs: Pkg[], pkgByDir: Map<string, Pkg>): Map<string, WorkspaceRoot> {
   const memberOf = new Map<string, WorkspaceRoot>();
   const rootsInnermostFirst = [...roots.values()].sort((a, b) => b.dir.length - a.dir.length || cmp(a.dir, b.dir));
   for (const r of rootsInnermostFirst) {
@@ -136,62 +157,54 @@ export function collectNode(ctx: Context): Collected {
         if (target === null || !pkgByDir.has(target)) ctx.warn(r.manifest, line, `workspace "${pattern}" has no package.json`);
       }
     }
-    if (positives.length === 0) continue;
-    const include = picomatch(positives, { dot: true });
-    const exclude = negatives.length > 0 ? picomatch(negatives, { dot: true }) : () => false;
-    for (const p of pkgs) {
-      if (p.dir === r.dir || !isUnder(p.dir, r.dir) || memberOf.has(p.dir)) continue;
-      const rel = relativePath(r.dir, p.dir);
-      if (include(rel) && !exclude(rel)) memberOf.set(p.dir, r);
-    }
+    const candidates = pkgs.filter((p) => !memberOf.has(p.dir)).map((p) => p.dir);
+    for (const dir of workspaceMembers(r.dir, positives, negatives, candidates)) memberOf.set(dir, r);
+  }
+  return memberOf;
+}
+
+/** The package's module: package manager, scripts that build and test it (and its runner), internal dependencies; and its entrypoints. */
+function addPackage(ctx: Context, out: Collected, p: Pkg, member: WorkspaceRoot | null, root: WorkspaceRoot | null, names: Set<string>): void {
+  const pm: PackageManager = member?.pm ?? root?.pm ?? packageManagerAt(ctx, p.dir, p) ?? nearestLockfile(ctx, p.dir) ?? "npm";
+  const name = p.name ?? folderName(p.dir);
+  const scripts = scriptsOf(p.json);
+  const testScript = scripts.get("test");
+  const hasTest = testScript !== undefined && !isDefaultTestScript(testScript);
+  const hasBuild = scripts.has("build");
+
+  const dependsOn: string[] = [];
+  for (const field of DEP_FIELDS) {
+    const deps = p.json[field];
+    if (!isRecord(deps)) continue;
+    for (const dep of Object.keys(deps)) if (dep !== p.name && names.has(dep)) dependsOn.push(dep);
   }
 
-  const names = new Set(pkgs.map((p) => p.name).filter((n): n is string => n !== null));
-  for (const p of pkgs) {
-    const member = memberOf.get(p.dir) ?? null;
-    const root = roots.get(p.dir) ?? null;
-    const pm: PackageManager = member?.pm ?? root?.pm ?? packageManagerAt(ctx, p.dir, p) ?? nearestLockfile(ctx, p.dir) ?? "npm";
-    const name = p.name ?? folderName(p.dir);
-    const scripts = scriptsOf(p.json);
-    const testScript = scripts.get("test");
-    const hasTest = testScript !== undefined && !isDefaultTestScript(testScript);
-    const hasBuild = scripts.has("build");
+  const found = hasTest ? detectRunner(scripts, "test", new Set()) : null;
+  const runner: TestRunner | null = hasTest ? (found?.runner ?? "npm-script") : null;
 
-    const dependsOn: string[] = [];
-    for (const field of DEP_FIELDS) {
-      const deps = p.json[field];
-      if (!isRecord(deps)) continue;
-      for (const dep of Object.keys(deps)) if (dep !== p.name && names.has(dep)) dependsOn.push(dep);
-    }
+  const hasBin = p.json["bin"] !== undefined && p.json["bin"] !== null;
+  const hasEntry = p.json["main"] !== undefined || p.json["exports"] !== undefined || p.json["module"] !== undefined;
+  const type = hasBin || (!hasEntry && scripts.has("start")) ? "app" : "library";
 
-    const found = hasTest ? detectRunner(scripts, "test", new Set()) : null;
-    const runner: TestRunner | null = hasTest ? (found?.runner ?? "npm-script") : null;
-
-    const hasBin = p.json["bin"] !== undefined && p.json["bin"] !== null;
-    const hasEntry = p.json["main"] !== undefined || p.json["exports"] !== undefined || p.json["module"] !== undefined;
-    const type = hasBin || (!hasEntry && scripts.has("start")) ? "app" : "library";
-
-    const module = newModule({
-      name,
-      path: p.dir,
-      buildSystem: pm,
-      manifest: p.file.path,
-      type,
-      dependsOn,
-      buildCommand: hasBuild ? scriptCommand(pm, "build", p, member) : null,
-      testCommand: hasTest ? scriptCommand(pm, "test", p, member) : null,
-      testRunner: runner,
-      commandSource: hasTest ? "package.json scripts.test" : hasBuild ? "package.json scripts.build" : null,
-    });
-    if (found && module.testCommand !== null) {
-      module.testFileCommand = found.appendable
-        ? `${module.testCommand} --`
-        : `${cdPrefix(p.dir)}${[...found.env, ...found.direct].join(" ")}`;
-    }
-    out.drafts.push({ module });
-    out.entrypoints.push(...entrypointsOf(p, name));
+  const module = newModule({
+    name,
+    path: p.dir,
+    buildSystem: pm,
+    manifest: p.file.path,
+    type,
+    dependsOn,
+    buildCommand: hasBuild ? scriptCommand(pm, "build", p, member) : null,
+    testCommand: hasTest ? scriptCommand(pm, "test", p, member) : null,
+    testRunner: runner,
+    commandSource: hasTest ? "package.json scripts.test" : hasBuild ? "package.json scripts.build" : null,
+  });
+  if (found && module.testCommand !== null) {
+    module.testFileCommand = found.appendable
+      ? `${module.testCommand} --`
+      : `${cdPrefix(p.dir)}${[...found.env, ...found.direct].join(" ")}`;
   }
-  return out;
+  out.drafts.push({ module });
+  out.entrypoints.push(...entrypointsOf(p, name));
 }
 
 function scriptsOf(json: Record<string, unknown>): Map<string, string> {
@@ -247,170 +260,6 @@ function scriptCommand(pm: PackageManager, script: "test" | "build", p: Pkg, mem
     case "yarn":
       return `${prefix}yarn workspace ${shellQuote(p.name!)} ${run}`;
   }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Test runner detection from script text
-// ---------------------------------------------------------------------------------------------------------
-
-/** Programs that run another program: skip them (and their options) to find the real one. */
-const WRAPPERS: ReadonlySet<string> = new Set(["npx", "cross-env", "dotenv", "env", "c8", "nyc", "bunx", "env-cmd", "dotenvx"]);
-/** Node options a one-file run must keep; the ones in the first set take a value. */
-const NODE_VALUE_FLAGS: ReadonlySet<string> = new Set(["--import", "--loader", "--experimental-loader", "--require", "-r", "--conditions", "-C", "--env-file"]);
-const JEST_VALUE_FLAGS: ReadonlySet<string> = new Set(["--config", "-c", "--project", "--selectProjects", "--root", "-r", "--dir", "--environment", "--rootDir", "--setupFiles"]);
-const MOCHA_VALUE_FLAGS: ReadonlySet<string> = new Set(["--require", "-r", "--import", "--loader", "--extension", "--ui", "-u", "--config", "--timeout", "-t"]);
-
-interface RunnerInfo {
-  runner: TestRunner;
-  /** The runner run directly on some files: `npx vitest run --config x.ts`, `node --import tsx --test`. */
-  direct: string[];
-  /** Environment assignments the script gives the runner (`NODE_OPTIONS=--experimental-vm-modules`). */
-  env: string[];
-  /** Whether `<test command> -- <file>` reaches the runner. */
-  appendable: boolean;
-}
-
-/** Split a script into its commands (at `&&`, `||`, `;`, `|`), outside quotes. */
-function splitCommands(script: string): string[][] {
-  const commands: string[][] = [];
-  let words: string[] = [];
-  let word = "";
-  let quote: string | null = null;
-  let inWord = false;
-  const endWord = (): void => {
-    if (inWord) words.push(word);
-    word = "";
-    inWord = false;
-  };
-  const endCommand = (): void => {
-    endWord();
-    if (words.length > 0) commands.push(words);
-    words = [];
-  };
-  for (let i = 0; i < script.length; i++) {
-    const c = script[i]!;
-    if (quote) {
-      if (c === quote) quote = null;
-      else if (c === "\\" && quote === '"' && i + 1 < script.length) word += script[++i];
-      else word += c;
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      quote = c;
-      inWord = true;
-    } else if (c === "&" || c === "|" || c === ";") {
-      endCommand();
-      if (script[i + 1] === c) i++;
-    } else if (c === " " || c === "\t" || c === "\n") endWord();
-    else if (c === "\\" && i + 1 < script.length) {
-      word += script[++i];
-      inWord = true;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  endCommand();
-  return commands;
-}
-
-function isEnvAssignment(w: string): boolean {
-  const eq = w.indexOf("=");
-  if (eq <= 0 || w.startsWith("-")) return false;
-  for (let i = 0; i < eq; i++) {
-    const c = w[i]!;
-    const ok = (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c === "_" || (i > 0 && c >= "0" && c <= "9");
-    if (!ok) return false;
-  }
-  return true;
-}
-
-function detectRunner(scripts: Map<string, string>, scriptName: string, seen: Set<string>): RunnerInfo | null {
-  const script = scripts.get(scriptName);
-  if (script === undefined || seen.has(scriptName) || seen.size > 8) return null;
-  const top = seen.size === 0;
-  seen.add(scriptName);
-  const commands = splitCommands(script);
-  for (let c = 0; c < commands.length; c++) {
-    const words = commands[c]!;
-    const env: string[] = [];
-    let k = 0;
-    for (;;) {
-      const w = words[k];
-      if (w === undefined) break;
-      if (isEnvAssignment(w)) {
-        env.push(w);
-        k++;
-        continue;
-      }
-      const b = baseName(w);
-      if (WRAPPERS.has(b)) {
-        k++;
-        while (words[k]?.startsWith("-")) k++;
-        if (b === "dotenv" || b === "env-cmd") while (words[k] !== undefined && words[k] !== "--" && !words[k]!.startsWith("-") && words[k]!.includes(".")) k++;
-        if (words[k] === "--") k++;
-        continue;
-      }
-      if ((b === "pnpm" || b === "yarn") && (words[k + 1] === "exec" || words[k + 1] === "dlx")) {
-        k += 2;
-        continue;
-      }
-      break;
-    }
-    const program = words[k] === undefined ? "" : baseName(words[k]!);
-    const args = words.slice(k + 1);
-    if (program === "npm" || program === "pnpm" || program === "yarn" || program === "bun") {
-      let target: string | undefined;
-      if (args[0] === "run" || args[0] === "run-script") target = args[1];
-      else if (args[0] === "test" || args[0] === "t") target = "test";
-      else if (program !== "npm" && args[0] !== undefined && scripts.has(args[0])) target = args[0];
-      if (target !== undefined && !args.includes("-w") && !args.includes("--workspace") && !args.includes("--filter") && !args.includes("-r") && !args.includes("--recursive")) {
-        const found = detectRunner(scripts, target, seen);
-        if (found) return { ...found, appendable: false };
-      }
-      continue;
-    }
-    // Arguments given to `npm test -- ...` land at the end of the script: they reach the runner only when
-    // the runner is the script's last command.
-    const appendable = top && c === commands.length - 1;
-    const envWords = env.map((e) => `${e.slice(0, e.indexOf("="))}=${shellQuote(e.slice(e.indexOf("=") + 1))}`);
-    if (program === "jest") return { runner: "jest", direct: ["npx", "jest", ...keepFlags(args, JEST_VALUE_FLAGS, false)], env: envWords, appendable };
-    if ((program === "react-scripts" || program === "craco") && args[0] === "test") {
-      return { runner: "jest", direct: ["npx", program, "test", "--watchAll=false"], env: envWords, appendable };
-    }
-    if (program === "vitest") return { runner: "vitest", direct: ["npx", "vitest", "run", ...keepFlags(args, JEST_VALUE_FLAGS, false)], env: envWords, appendable };
-    if (program === "mocha" || program === "_mocha") {
-      return { runner: "mocha", direct: ["npx", "mocha", ...keepFlags(args, MOCHA_VALUE_FLAGS, false)], env: envWords, appendable: false };
-    }
-    if ((program === "node" || program === "tsx") && args.includes("--test")) {
-      const flags = keepFlags(args, NODE_VALUE_FLAGS, true);
-      const direct = ["node", ...(program === "tsx" ? ["--import", "tsx"] : []), ...flags, "--test"];
-      // Its file arguments (test/*.test.ts) would still run: never append to the script.
-      return { runner: "node-test", direct, env: envWords, appendable: false };
-    }
-  }
-  return null;
-}
-
-/** Options before the first positional argument that a one-file run keeps. */
-function keepFlags(args: string[], valueFlags: ReadonlySet<string>, keepExperimental: boolean): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (!a.startsWith("-")) continue;
-    const eq = a.indexOf("=");
-    const flag = eq > 0 ? a.slice(0, eq) : a;
-    if (valueFlags.has(flag)) {
-      if (eq > 0) out.push(a);
-      else if (args[i + 1] !== undefined) {
-        out.push(a, args[i + 1]!);
-        i++;
-      }
-    } else if (keepExperimental && (flag.startsWith("--experimental-") || flag === "--enable-source-maps" || flag === "--no-warnings")) {
-      out.push(a);
-    }
-  }
-  return out.map(shellQuote);
 }
 
 // ---------------------------------------------------------------------------------------------------------

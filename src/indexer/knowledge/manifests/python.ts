@@ -7,6 +7,7 @@ import {
   asString,
   asStringArray,
   cdPrefix,
+  cmp,
   dirName,
   emptyCollected,
   folderName,
@@ -184,8 +185,33 @@ interface PyFolder {
   toxIni?: ManifestFile;
 }
 
+interface Candidate {
+  folder: PyFolder;
+  name: string;
+  manifest: string;
+  requirements: string[];
+  pytestSource: string | null;
+  buildCommand: string | null;
+  scripts: { name: string; target: string; line: number | null; manifest: string }[];
+}
+
 export function collectPython(ctx: Context): Collected {
   const out = emptyCollected();
+  const candidates: Candidate[] = [];
+  for (const f of pythonFolders(ctx)) {
+    const c = readCandidate(ctx, f);
+    if (c !== null) candidates.push(c);
+  }
+
+  const byNormal = new Map<string, string>();
+  for (const c of candidates) if (!byNormal.has(normalizePyName(c.name))) byNormal.set(normalizePyName(c.name), c.name);
+
+  for (const c of candidates) addCandidate(out, c, byNormal);
+  return out;
+}
+
+/** Folders with a pyproject.toml, setup.cfg or setup.py (and the tox.ini beside them), in folder order. */
+function pythonFolders(ctx: Context): PyFolder[] {
   const folders = new Map<string, PyFolder>();
   const folder = (dir: string): PyFolder => {
     let f = folders.get(dir);
@@ -199,113 +225,111 @@ export function collectPython(ctx: Context): Collected {
     const existing = folders.get(dirName(f.path));
     if (existing) existing.toxIni = f;
   }
+  return [...folders.values()].sort((a, b) => cmp(a.dir, b.dir));
+}
 
-  interface Candidate {
-    folder: PyFolder;
-    name: string;
-    manifest: string;
-    requirements: string[];
-    pytestSource: string | null;
-    buildCommand: string | null;
-    scripts: { name: string; target: string; line: number | null; manifest: string }[];
+/** A folder's module as its manifests describe it, or null when none of them defines a project. */
+function readCandidate(ctx: Context, f: PyFolder): Candidate | null {
+  const doc = f.pyproject ? parseTomlFile(ctx, f.pyproject) : null;
+  const cfg = f.setupCfg ? parseIni(f.setupCfg.content, (line, reason) => ctx.warn(f.setupCfg!.path, line, reason)) : null;
+  const tox = f.toxIni ? parseIni(f.toxIni.content, (line, reason) => ctx.warn(f.toxIni!.path, line, reason)) : null;
+
+  const project = doc && isRecord(doc["project"]) ? doc["project"] : null;
+  const tool = doc && isRecord(doc["tool"]) ? doc["tool"] : {};
+  const poetry = isRecord(tool["poetry"]) ? tool["poetry"] : null;
+  const pytestToml = isRecord(tool["pytest"]) ? tool["pytest"] : null;
+  const buildSystem = doc && isRecord(doc["build-system"]) ? doc["build-system"] : null;
+  const pyprojectDefines = doc !== null && (project !== null || poetry !== null || buildSystem !== null || pytestToml !== null);
+  const cfgDefines = cfg !== null && (cfg.has("metadata") || cfg.has("options") || cfg.has("tool:pytest"));
+  if (!pyprojectDefines && !cfgDefines && !f.setupPy) return null;
+
+  const manifest = pyprojectDefines ? f.pyproject!.path : cfgDefines ? f.setupCfg!.path : f.setupPy!.path;
+  const name =
+    asString(project?.["name"]) ?? asString(poetry?.["name"]) ?? cfg?.get("metadata")?.get("name") ?? folderName(f.dir);
+
+  const requirements = [...(doc ? requirementsOfPyproject(doc) : []), ...(cfg ? requirementsOfSetupCfg(cfg) : [])];
+  const pytestIni = joinPath(f.dir, "pytest.ini");
+  let pytestSource: string | null = null;
+  if (pytestToml !== null) pytestSource = isRecord(pytestToml["ini_options"]) ? "pyproject.toml [tool.pytest.ini_options]" : "pyproject.toml [tool.pytest]";
+  else if (cfg?.has("tool:pytest")) pytestSource = "setup.cfg [tool:pytest]";
+  else if (pytestIni !== null && ctx.hasFile(pytestIni)) pytestSource = "pytest.ini";
+  else if (tox?.has("pytest")) pytestSource = "tox.ini [pytest]";
+  else if (requirements.some((r) => normalizePyName(r) === "pytest")) pytestSource = "pytest in dependencies";
+
+  let buildCommand: string | null = null;
+  if (buildSystem !== null) {
+    const backend = asString(buildSystem["build-backend"]) ?? "";
+    buildCommand = backend.startsWith("poetry") ? "poetry build" : "python -m build";
+  } else if (f.setupPy) buildCommand = "python -m build";
+
+  const scripts = scriptsOf(f, project, poetry, cfg);
+  return { folder: f, name, manifest, requirements, pytestSource, buildCommand, scripts };
+}
+
+/** Console scripts: pyproject [project.scripts] and [tool.poetry.scripts], setup.cfg [options.entry_points] console_scripts. */
+function scriptsOf(f: PyFolder, project: Record<string, unknown> | null, poetry: Record<string, unknown> | null, cfg: Ini | null): Candidate["scripts"] {
+  const scripts: Candidate["scripts"] = [];
+  const addScripts = (table: unknown, header: string): void => {
+    if (!isRecord(table) || !f.pyproject) return;
+    for (const [key, value] of Object.entries(table)) {
+      const target = typeof value === "string" ? value : isRecord(value) ? (asString(value["callable"]) ?? asString(value["reference"])) : null;
+      if (target === null) continue;
+      scripts.push({ name: key, target, line: tomlKeyLine(f.pyproject.content, header, key), manifest: f.pyproject.path });
+    }
+  };
+  addScripts(project?.["scripts"], "project.scripts");
+  addScripts(poetry?.["scripts"], "tool.poetry.scripts");
+  const consoleScripts = cfg?.get("options.entry_points")?.get("console_scripts");
+  if (consoleScripts && f.setupCfg) {
+    for (const line of consoleScripts.split("\n")) {
+      const eq = line.indexOf("=");
+      if (eq <= 0) continue;
+      const key = line.slice(0, eq).trim();
+      scripts.push({ name: key, target: line.slice(eq + 1).trim(), line: lineOf(f.setupCfg.content, line.trim()), manifest: f.setupCfg.path });
+    }
   }
-  const candidates: Candidate[] = [];
-  for (const f of [...folders.values()].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))) {
-    const doc = f.pyproject ? parseTomlFile(ctx, f.pyproject) : null;
-    const cfg = f.setupCfg ? parseIni(f.setupCfg.content, (line, reason) => ctx.warn(f.setupCfg!.path, line, reason)) : null;
-    const tox = f.toxIni ? parseIni(f.toxIni.content, (line, reason) => ctx.warn(f.toxIni!.path, line, reason)) : null;
+  return scripts;
+}
 
-    const project = doc && isRecord(doc["project"]) ? doc["project"] : null;
-    const tool = doc && isRecord(doc["tool"]) ? doc["tool"] : {};
-    const poetry = isRecord(tool["poetry"]) ? tool["poetry"] : null;
-    const pytestToml = isRecord(tool["pytest"]) ? tool["pytest"] : null;
-    const buildSystem = doc && isRecord(doc["build-system"]) ? doc["build-system"] : null;
-    const pyprojectDefines = doc !== null && (project !== null || poetry !== null || buildSystem !== null || pytestToml !== null);
-    const cfgDefines = cfg !== null && (cfg.has("metadata") || cfg.has("options") || cfg.has("tool:pytest"));
-    if (!pyprojectDefines && !cfgDefines && !f.setupPy) continue;
-
-    const manifest = pyprojectDefines ? f.pyproject!.path : cfgDefines ? f.setupCfg!.path : f.setupPy!.path;
-    const name =
-      asString(project?.["name"]) ?? asString(poetry?.["name"]) ?? cfg?.get("metadata")?.get("name") ?? folderName(f.dir);
-
-    const requirements = [...(doc ? requirementsOfPyproject(doc) : []), ...(cfg ? requirementsOfSetupCfg(cfg) : [])];
-    const pytestIni = joinPath(f.dir, "pytest.ini");
-    let pytestSource: string | null = null;
-    if (pytestToml !== null) pytestSource = isRecord(pytestToml["ini_options"]) ? "pyproject.toml [tool.pytest.ini_options]" : "pyproject.toml [tool.pytest]";
-    else if (cfg?.has("tool:pytest")) pytestSource = "setup.cfg [tool:pytest]";
-    else if (pytestIni !== null && ctx.hasFile(pytestIni)) pytestSource = "pytest.ini";
-    else if (tox?.has("pytest")) pytestSource = "tox.ini [pytest]";
-    else if (requirements.some((r) => normalizePyName(r) === "pytest")) pytestSource = "pytest in dependencies";
-
-    let buildCommand: string | null = null;
-    if (buildSystem !== null) {
-      const backend = asString(buildSystem["build-backend"]) ?? "";
-      buildCommand = backend.startsWith("poetry") ? "poetry build" : "python -m build";
-    } else if (f.setupPy) buildCommand = "python -m build";
-
-    const scripts: Candidate["scripts"] = [];
-    const addScripts = (table: unknown, header: string): void => {
-      if (!isRecord(table) || !f.pyproject) return;
-      for (const [key, value] of Object.entries(table)) {
-        const target = typeof value === "string" ? value : isRecord(value) ? (asString(value["callable"]) ?? asString(value["reference"])) : null;
-        if (target === null) continue;
-        scripts.push({ name: key, target, line: tomlKeyLine(f.pyproject.content, header, key), manifest: f.pyproject.path });
+/**
+ * The candidate's module (its test runner settled after the file pass: pytest when configured or a conftest.py or
+ * pytest.ini exists, else unittest) and its console scripts as entrypoints.
+ */
+function addCandidate(out: Collected, c: Candidate, byNormal: Map<string, string>): void {
+  const dependsOn: string[] = [];
+  for (const r of c.requirements) {
+    const hit = byNormal.get(normalizePyName(r));
+    if (hit !== undefined && hit !== c.name) dependsOn.push(hit);
+  }
+  const prefix = cdPrefix(c.folder.dir);
+  const module = newModule({
+    name: c.name,
+    path: c.folder.dir,
+    buildSystem: "python",
+    manifest: c.manifest,
+    type: c.scripts.length > 0 ? "app" : "library",
+    dependsOn,
+    buildCommand: c.buildCommand === null ? null : `${prefix}${c.buildCommand}`,
+  });
+  out.drafts.push({
+    module,
+    finish: (stats) => {
+      let source = c.pytestSource;
+      if (source === null && stats.names.has("conftest.py")) source = "conftest.py";
+      if (source === null && stats.names.has("pytest.ini")) source = "pytest.ini";
+      if (source !== null) {
+        module.testRunner = "pytest";
+        module.testCommand = `${prefix}pytest`;
+        module.commandSource = source;
+      } else {
+        module.testRunner = "unittest";
+        module.testCommand = `${prefix}python -m unittest discover`;
+        module.commandSource = "convention: unittest";
       }
-    };
-    addScripts(project?.["scripts"], "project.scripts");
-    addScripts(poetry?.["scripts"], "tool.poetry.scripts");
-    const consoleScripts = cfg?.get("options.entry_points")?.get("console_scripts");
-    if (consoleScripts && f.setupCfg) {
-      for (const line of consoleScripts.split("\n")) {
-        const eq = line.indexOf("=");
-        if (eq <= 0) continue;
-        const key = line.slice(0, eq).trim();
-        scripts.push({ name: key, target: line.slice(eq + 1).trim(), line: lineOf(f.setupCfg.content, line.trim()), manifest: f.setupCfg.path });
-      }
-    }
-    candidates.push({ folder: f, name, manifest, requirements, pytestSource, buildCommand, scripts });
+      if (stats.names.has("__main__.py") && module.type === "library") module.type = "app";
+    },
+  });
+  for (const s of c.scripts) {
+    out.entrypoints.push({ type: "cli-bin", path: s.manifest, name: s.name, module: c.name, startLine: s.line, endLine: s.line, target: s.target });
   }
-
-  const byNormal = new Map<string, string>();
-  for (const c of candidates) if (!byNormal.has(normalizePyName(c.name))) byNormal.set(normalizePyName(c.name), c.name);
-
-  for (const c of candidates) {
-    const dependsOn: string[] = [];
-    for (const r of c.requirements) {
-      const hit = byNormal.get(normalizePyName(r));
-      if (hit !== undefined && hit !== c.name) dependsOn.push(hit);
-    }
-    const prefix = cdPrefix(c.folder.dir);
-    const module = newModule({
-      name: c.name,
-      path: c.folder.dir,
-      buildSystem: "python",
-      manifest: c.manifest,
-      type: c.scripts.length > 0 ? "app" : "library",
-      dependsOn,
-      buildCommand: c.buildCommand === null ? null : `${prefix}${c.buildCommand}`,
-    });
-    out.drafts.push({
-      module,
-      finish: (stats) => {
-        let source = c.pytestSource;
-        if (source === null && stats.names.has("conftest.py")) source = "conftest.py";
-        if (source === null && stats.names.has("pytest.ini")) source = "pytest.ini";
-        if (source !== null) {
-          module.testRunner = "pytest";
-          module.testCommand = `${prefix}pytest`;
-          module.commandSource = source;
-        } else {
-          module.testRunner = "unittest";
-          module.testCommand = `${prefix}python -m unittest discover`;
-          module.commandSource = "convention: unittest";
-        }
-        if (stats.names.has("__main__.py") && module.type === "library") module.type = "app";
-      },
-    });
-    for (const s of c.scripts) {
-      out.entrypoints.push({ type: "cli-bin", path: s.manifest, name: s.name, module: c.name, startLine: s.line, endLine: s.line, target: s.target });
-    }
-  }
-  return out;
 }
