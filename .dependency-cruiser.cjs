@@ -38,6 +38,9 @@ module.exports = {
     forbid("mcp-through-service", "the protocol layer reaches the index only through src/service", layer("mcp"), {
       path: ["^src/(indexer|store|sources|cli|eval)/"],
     }),
+    forbid("eval-below-service", "the evaluation harness runs queries directly, never through the protocol or the CLI", layer("eval"), {
+      path: ["^src/(service|mcp|cli)/"],
+    }),
     {
       name: "no-cycle-across-folders",
       comment: "an import cycle may not cross two top-level folders of src/",

@@ -72,6 +72,7 @@ describe("layer rules", () => {
     assert.deepEqual(await violations({ "src/service/r.ts": ["src/cli/c.ts"], "src/cli/c.ts": [] }), ["service-below-protocol"]);
     assert.deepEqual(await violations({ "src/mcp/m.ts": ["src/store/s.ts"], "src/store/s.ts": [] }), ["mcp-through-service"]);
     assert.deepEqual(await violations({ "src/sources/t.ts": ["src/query/q.ts"], "src/query/q.ts": [] }), ["sources-below-service"]);
+    assert.deepEqual(await violations({ "src/eval/e.ts": ["src/service/r.ts"], "src/service/r.ts": [] }), ["eval-below-service"]);
   });
 
   test("a cycle through two top-level folders is reported, one inside a folder is not", async () => {
