@@ -51,7 +51,8 @@ export const INSTRUCTION_ACTIONS = [
 ] as const;
 export type InstructionAction = (typeof INSTRUCTION_ACTIONS)[number];
 
-export type CommandPurpose = "build" | "test" | "lint" | "other";
+export const COMMAND_PURPOSES = ["build", "test", "lint", "other"] as const;
+export type CommandPurpose = (typeof COMMAND_PURPOSES)[number];
 
 export interface InstructionCommand {
   purpose: CommandPurpose;
@@ -110,7 +111,8 @@ export interface InstructionLint {
   suggestion: string;
 }
 
-export type InstructionSourceKind = "agents_md" | "claude_md" | "copilot_instructions";
+export const INSTRUCTION_SOURCE_KINDS = ["agents_md", "claude_md", "copilot_instructions"] as const;
+export type InstructionSourceKind = (typeof INSTRUCTION_SOURCE_KINDS)[number];
 
 export interface InstructionFile {
   path: string;

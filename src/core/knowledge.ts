@@ -6,22 +6,25 @@ import type { InstructionFile } from "./instructions.js";
  * repository-knowledge tools and resources.
  */
 
-export type BuildSystem = "maven" | "gradle" | "npm" | "yarn" | "pnpm" | "go" | "cargo" | "python" | "dotnet";
+export const BUILD_SYSTEMS = ["maven", "gradle", "npm", "yarn", "pnpm", "go", "cargo", "python", "dotnet"] as const;
+export type BuildSystem = (typeof BUILD_SYSTEMS)[number];
 
 /** The test runner a module's test command really uses, so a hint can run one test with it. */
-export type TestRunner =
-  | "maven"
-  | "gradle"
-  | "jest"
-  | "vitest"
-  | "mocha"
-  | "node-test"
-  | "npm-script"
-  | "pytest"
-  | "unittest"
-  | "go"
-  | "cargo"
-  | "dotnet";
+export const TEST_RUNNERS = [
+  "maven",
+  "gradle",
+  "jest",
+  "vitest",
+  "mocha",
+  "node-test",
+  "npm-script",
+  "pytest",
+  "unittest",
+  "go",
+  "cargo",
+  "dotnet",
+] as const;
+export type TestRunner = (typeof TEST_RUNNERS)[number];
 
 /** A manifest file as the knowledge stage receives it (text files only, at the indexed commit). */
 export interface ManifestFile {
@@ -119,16 +122,18 @@ export interface OwnershipFile {
   warnings: ManifestWarning[];
 }
 
-export type DocSourceType =
-  | "readme"
-  | "contributing"
-  | "changelog"
-  | "adr"
-  | "migration_guide"
-  | "openapi"
-  | "package_doc"
-  | "instructions"
-  | "docs";
+export const DOC_SOURCE_TYPES = [
+  "readme",
+  "contributing",
+  "changelog",
+  "adr",
+  "migration_guide",
+  "openapi",
+  "package_doc",
+  "instructions",
+  "docs",
+] as const;
+export type DocSourceType = (typeof DOC_SOURCE_TYPES)[number];
 
 export interface RepoDoc {
   /** Stable id: the path, so `repo://docs/{docId}` names the same document at every commit. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 
-export type LogLevel = "debug" | "info" | "warn" | "error";
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Logger {
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;

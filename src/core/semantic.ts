@@ -1,6 +1,7 @@
 
 /** Who made an index's file vectors: the model trained on the repository, or the operator's embeddings endpoint. */
-export type EmbeddingProviderKind = "builtin" | "openai_compatible";
+export const EMBEDDING_PROVIDER_KINDS = ["builtin", "openai_compatible"] as const;
+export type EmbeddingProviderKind = (typeof EMBEDDING_PROVIDER_KINDS)[number];
 
 /**
  * What an index's semantic data was made with, stored beside it: a query must embed with the same provider and

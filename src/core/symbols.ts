@@ -6,8 +6,10 @@ export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 export const REFERENCE_KINDS = ["call", "import", "type", "reference"] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
-export type Extractor = "tree-sitter" | "lexical";
-export type Confidence = "high" | "medium" | "low";
+export const EXTRACTORS = ["tree-sitter", "lexical"] as const;
+export type Extractor = (typeof EXTRACTORS)[number];
+export const CONFIDENCE_LEVELS = ["high", "medium", "low"] as const;
+export type Confidence = (typeof CONFIDENCE_LEVELS)[number];
 
 export interface ExtractedSymbol {
   name: string;
@@ -33,7 +35,8 @@ export interface ExtractedReference {
   enclosing: string | null;
 }
 
-export type ExtractionStatus = "ok" | "syntax_errors" | "timeout" | "failed" | "no_grammar" | "skipped";
+export const EXTRACTION_STATUSES = ["ok", "syntax_errors", "timeout", "failed", "no_grammar", "skipped"] as const;
+export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
 
 export interface Extraction {
   status: ExtractionStatus;

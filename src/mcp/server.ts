@@ -104,8 +104,7 @@ export function createServer(served: ServedRepos): Server {
     { name: SERVER_NAME, version: serverVersion() },
     { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: set ? instructionsFor(ids) : INSTRUCTIONS },
   );
-  const single = (): ServerDeps => target as ServerDeps;
-  const repoOf = (repoId: string | null | undefined): ServerDeps | null => (set ? (repoId ? (set.get(repoId) ?? null) : null) : single());
+  const repos: Served = { set, ids, single: () => target as ServerDeps };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: TOOLS.map((t) => ({
@@ -124,6 +123,26 @@ export function createServer(served: ServedRepos): Server {
     return toCallToolResult(envelope);
   });
 
+  registerResources(server, repos);
+  registerPrompts(server, repos);
+  return server;
+}
+
+/** What the handlers of one server see: the repository set (null for one repository), its ids, the single deps. */
+interface Served {
+  set: ReadonlyMap<string, ServerDeps> | null;
+  ids: readonly string[];
+  single: () => ServerDeps;
+}
+
+/** The deps a repoId names: with one repository always that one; with several, the named one or null. */
+function repoOf(s: Served, repoId: string | null | undefined): ServerDeps | null {
+  return s.set ? (repoId ? (s.set.get(repoId) ?? null) : null) : s.single();
+}
+
+/** resources/list, resources/templates/list and resources/read, per repository when several are served. */
+function registerResources(server: Server, s: Served): void {
+  const { set, ids } = s;
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     const listed = RESOURCES.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType }));
     return {
@@ -141,7 +160,7 @@ export function createServer(served: ServedRepos): Server {
 
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
     const { base, repoId } = set ? splitRepoQuery(req.params.uri) : { base: req.params.uri, repoId: null };
-    const deps = repoOf(repoId);
+    const deps = repoOf(s, repoId);
     if (!deps) throw new McpError(ErrorCode.InvalidParams, UNKNOWN_RESOURCE);
     const echoed = (uri: string): string => (set && repoId ? withRepoQuery(uri, repoId) : uri);
     const docId = docIdFromUri(base);
@@ -157,6 +176,11 @@ export function createServer(served: ServedRepos): Server {
     return { contents: [{ uri: echoed(resource.uri), mimeType: resource.mimeType, text: JSON.stringify(envelope) }] };
   });
 
+}
+
+/** prompts/list, prompts/get and completion/complete for the prompts' arguments. */
+function registerPrompts(server: Server, s: Served): void {
+  const { set, ids } = s;
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: PROMPTS.map((p) => ({
       name: p.name,
@@ -173,7 +197,7 @@ export function createServer(served: ServedRepos): Server {
     const def = PROMPTS.find((p) => p.name === req.params.name);
     if (!def) throw new McpError(ErrorCode.InvalidParams, "unknown prompt; prompts/list names the available prompts");
     const { [REPO_QUERY]: repoId, ...args } = req.params.arguments ?? {};
-    const deps = set ? repoOf(repoId) : single();
+    const deps = set ? repoOf(s, repoId) : s.single();
     if (!deps) throw new McpError(ErrorCode.InvalidParams, UNKNOWN_PROMPT_REPO);
     try {
       return await getPrompt(def, set ? args : (req.params.arguments ?? {}), deps);
@@ -191,10 +215,9 @@ export function createServer(served: ServedRepos): Server {
       return { completion: { values, total: values.length, hasMore: false } };
     }
     // With several repositories, a value completes from the repository already chosen in the prompt's arguments.
-    const deps = repoOf(req.params.context?.arguments?.[REPO_QUERY]);
+    const deps = repoOf(s, req.params.context?.arguments?.[REPO_QUERY]);
     const completion = def && deps ? await completePromptArgument(def, name, value, deps) : { values: [], total: 0, hasMore: false };
     return { completion };
   });
 
-  return server;
 }

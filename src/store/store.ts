@@ -18,7 +18,8 @@ import type { InstructionFile } from "../core/instructions.js";
  * and `postgres/` (a shared server) implement it, and test/store-contract.test.ts holds both to it.
  */
 
-export type IndexStatus = "building" | "ready" | "failed" | "superseded";
+export const INDEX_STATUSES = ["building", "ready", "failed", "superseded"] as const;
+export type IndexStatus = (typeof INDEX_STATUSES)[number];
 
 export interface IndexMeta {
   repoId: string;
@@ -53,14 +54,16 @@ export interface IndexStats {
   semanticUpdate?: { files: number; reason: string };
 }
 
-export type SkipReason =
-  | "too_large"
-  | "binary"
-  | "unreadable"
-  | "symlink"
-  | "symlink_outside_root"
-  | "non_utf8"
-  | "not_a_file";
+export const SKIP_REASONS = [
+  "too_large",
+  "binary",
+  "unreadable",
+  "symlink",
+  "symlink_outside_root",
+  "non_utf8",
+  "not_a_file",
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface FileRow {
   path: string;
