@@ -1,0 +1,86 @@
+/**
+ * Public localization benchmarks as one shape: an issue's text, the repository and commit it was filed against, the
+ * files its fix changed (gold) and the test files its fix changed. Two formats are read:
+ * - SWE-bench Lite in the LocAgent-style copy (one JSON object a line: instance_id, repo "owner/name", base_commit,
+ *   problem_statement, patch); it carries no test patch, so related-test recall is not measured on it;
+ * - Multi-SWE-bench (MSWE) rows (org, repo, number, title, body, resolved_issues as a list of issues with title and
+ *   body, base as an object with its sha, fix_patch, test_patch).
+ * The data files are fetched by whoever runs the bench; nothing of them is kept in this repository.
+ */
+import { readFileSync } from "node:fs";
+
+export interface Instance {
+  id: string;
+  /** `owner/name`, lowercased for comparisons with the held-out list. */
+  repo: string;
+  baseCommit: string;
+  /** What an agent would paste: the issue's title and body (MSWE adds the resolved issues' text). */
+  problem: string;
+  /** Files the fix changed (any that did not exist at the base commit are dropped later, against the index). */
+  gold: string[];
+  /** Test files the fix's test patch changed (empty for SWE-bench Lite). */
+  tests: string[];
+}
+
+/**
+ * Repositories the project keeps out of tuning, so gains can be checked for generality on them: never loaded by
+ * this harness (DEVELOPERS.md, "Held out").
+ */
+export const HELD_OUT = new Set(["vuejs/core", "iamkun/dayjs", "grpc/grpc-go", "fasterxml/jackson-core", "pytest-dev/pytest"]);
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/** Paths a unified diff changes (`diff --git a/X b/Y`: Y, or X for a deletion). */
+export function changedFiles(patch: string): string[] {
+  const out = new Set<string>();
+  for (const m of patch.matchAll(/^diff --git a\/(\S+) b\/(\S+)$/gm)) out.add(m[2] === "/dev/null" ? m[1]! : m[2]!);
+  return [...out];
+}
+
+function fromSweLite(row: Record<string, unknown>): Instance | null {
+  const repo = String(row.repo ?? "").toLowerCase();
+  const baseCommit = String(row.base_commit ?? "");
+  if (!repo.includes("/") || !SHA.test(baseCommit)) return null;
+  return { id: String(row.instance_id), repo, baseCommit, problem: String(row.problem_statement ?? ""), gold: changedFiles(String(row.patch ?? "")), tests: [] };
+}
+
+interface MsweIssue {
+  title?: unknown;
+  body?: unknown;
+}
+
+function fromMswe(row: Record<string, unknown>): Instance | null {
+  const repo = `${String(row.org ?? "")}/${String(row.repo ?? "")}`.toLowerCase();
+  const sha = String((row.base as { sha?: unknown } | undefined)?.sha ?? "");
+  if (!SHA.test(sha)) return null;
+  // The issues the pull request resolved are what an agent would be handed; the pull request's own text follows.
+  const issues = Array.isArray(row.resolved_issues) ? (row.resolved_issues as MsweIssue[]) : [];
+  const texts = [...issues.flatMap((i) => [String(i.title ?? ""), String(i.body ?? "")]), String(row.title ?? ""), String(row.body ?? "")];
+  const problem = texts.filter((s) => s.length > 0).join("\n\n");
+  return { id: String(row.instance_id), repo, baseCommit: sha, problem, gold: changedFiles(String(row.fix_patch ?? "")), tests: changedFiles(String(row.test_patch ?? "")) };
+}
+
+/** Every instance of a JSON-lines file, in either format; rows of held-out repositories are left out. */
+export function loadInstances(file: string): Instance[] {
+  const out: Instance[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim().length === 0) continue;
+    const row = JSON.parse(line) as Record<string, unknown>;
+    const inst = "fix_patch" in row ? fromMswe(row) : fromSweLite(row);
+    if (inst && inst.gold.length > 0 && !HELD_OUT.has(inst.repo)) out.push(inst);
+  }
+  return out;
+}
+
+/** Up to `perRepo` instances of each repository, spread evenly over its instances sorted by id (deterministic). */
+export function samplePerRepo(instances: readonly Instance[], perRepo: number, repos: ReadonlySet<string> | null): Instance[] {
+  const byRepo = new Map<string, Instance[]>();
+  for (const i of instances) if (!repos || repos.has(i.repo)) byRepo.set(i.repo, [...(byRepo.get(i.repo) ?? []), i]);
+  const out: Instance[] = [];
+  for (const [, list] of [...byRepo].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const sorted = [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const step = Math.max(1, sorted.length / perRepo);
+    for (let k = 0; k < Math.min(perRepo, sorted.length); k++) out.push(sorted[Math.floor(k * step)]!);
+  }
+  return out;
+}
