@@ -1,6 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { REDACTED, REDACTION_REASONS, redactText, type RedactResult } from "../src/policy/redact.js";
+import { REDACTED, REDACTION_REASONS, REDACTION_RULES, WHOLE_TEXT_PATTERNS, redactText, type RedactResult } from "../src/policy/redact.js";
+import { TOKEN_FORMATS } from "../src/policy/secret-formats/index.js";
+import { regexShapeViolations } from "./helpers/regex-shape.js";
 
 // Secret-shaped fixtures are assembled at run time so that this file itself does not look like it leaks keys.
 const j = (...parts: string[]): string => parts.join("");
@@ -48,26 +50,42 @@ function expectUntouched(input: string): void {
 }
 
 describe("redactText: API", () => {
-  it("exports the placeholder and the reason ids", () => {
+  it("exports the placeholder and stable, unique reason ids", () => {
     assert.equal(REDACTED, "[REDACTED]");
-    assert.deepEqual(
-      [...REDACTION_REASONS].sort(),
-      [
-        "aws-access-key-id",
-        "aws-secret-access-key",
-        "github-token",
-        "google-api-key",
-        "high-entropy-value",
-        "jwt",
-        "npm-token",
-        "private-key",
-        "secret-like-token",
-        "slack-token",
-        "slack-webhook",
-        "stripe-key",
-        "url-credentials",
-      ],
-    );
+    assert.equal(new Set(REDACTION_REASONS).size, REDACTION_REASONS.length);
+    // Ids already in outputs before the format tables grew: never renamed.
+    for (const id of [
+      "aws-access-key-id",
+      "aws-secret-access-key",
+      "github-token",
+      "google-api-key",
+      "high-entropy-value",
+      "jwt",
+      "npm-token",
+      "private-key",
+      "secret-like-token",
+      "slack-token",
+      "slack-webhook",
+      "stripe-key",
+      "url-credentials",
+    ]) {
+      assert.ok((REDACTION_REASONS as readonly string[]).includes(id), id);
+    }
+  });
+
+  it("every reason belongs to a rule and every rule id is unique", () => {
+    const used = new Set(REDACTION_RULES.map((r) => r.reason));
+    assert.deepEqual(REDACTION_REASONS.filter((r) => !used.has(r)), []);
+    assert.equal(new Set(REDACTION_RULES.map((r) => r.id)).size, REDACTION_RULES.length);
+  });
+
+  it("token formats: lower-case hints, and a capture group only to keep the match's opening", () => {
+    for (const f of TOKEN_FORMATS) {
+      assert.ok(f.hints.length > 0 && f.hints.every((h) => h === h.toLowerCase() && h.length > 0), f.id);
+      const groups = new RegExp(`${f.source}|`).exec("")!.length - 1;
+      assert.ok(groups <= 1, `${f.id} has ${groups} capture groups`);
+      if (groups === 1) assert.ok(f.source.startsWith("(") && !f.source.startsWith("(?"), `${f.id}: group 1 must open the pattern`);
+    }
   });
 
   it("returns clean text unchanged", () => {
@@ -184,6 +202,7 @@ describe("redactText: specific token formats", () => {
 
   it("npm-token", () => {
     expectRedacted(`//npm.pkg.example/:_authToken=${NPM_TOKEN}`, `//npm.pkg.example/:_authToken=${REDACTED}`, "npm-token");
+    expectRedacted("//npm.pkg.example/:_authToken=abcdef0123456789", `//npm.pkg.example/:_authToken=${REDACTED}`, "npm-token");
     expectRedacted(`NPM_TOKEN: ${NPM_TOKEN}`, `NPM_TOKEN: ${REDACTED}`, "npm-token");
   });
 
@@ -231,7 +250,6 @@ describe("redactText: generic secret-like assignments", () => {
     ['<add key="Password" value="x" password="Zx9!Zx9!Zx9" />', `<add key="Password" value="x" password="${REDACTED}" />`],
     ["# API_KEY=abc123def456ghi", `# API_KEY=${REDACTED}`],
     ["  password: cGFzc3dvcmQxMjM=", `  password: ${REDACTED}`],
-    ["//npm.pkg.example/:_authToken=abcdef0123456789", `//npm.pkg.example/:_authToken=${REDACTED}`],
     ['secret_key_base: "d41d8cd98f00b204e9800998ecf8427e"', `secret_key_base: "${REDACTED}"`],
     ['"passwordHash": "5f4dcc3b5aa765d61d8327deb882cf99"', `"passwordHash": "${REDACTED}"`],
   ];
@@ -353,8 +371,25 @@ describe("redactText: idempotency", () => {
   });
 });
 
-describe("redactText: performance", () => {
-  const BUDGET_MS = 1500;
+describe("redactText: linear work", () => {
+  // A backtracking matcher does bounded work at each position of a pattern whose repetitions are all bounded and
+  // never nested, so each pass over a text of n characters is O(n) whatever the text. The check reads the patterns,
+  // not a clock: timings live in `npm run bench:redact`.
+  it("the shape check itself catches what it must", () => {
+    assert.deepEqual(
+      ["(a+)+", "a*", "x{2,}", "(?:a{1,5}){2,3}", "a{1,20000}"].map((p) => regexShapeViolations(p).map((v) => v.problem)),
+      [["unbounded repetition", "unbounded repetition", "nested repetition"], ["unbounded repetition"], ["unbounded repetition"], ["nested repetition"], ["bound too large"]],
+    );
+    for (const ok of [String.raw`(?:[^"\\]|\\.){0,1024}`, String.raw`(?=(?<key>[a-z]{0,9}))\k<key>x{1,3}`, "(?:ab){0,4}[a-z]?", "[{(*+]{1,3}"]) {
+      assert.deepEqual(regexShapeViolations(ok), [], ok);
+    }
+  });
+
+  it("every pattern run over a whole text has bounded, unnested repetitions", () => {
+    assert.ok(WHOLE_TEXT_PATTERNS.length > TOKEN_FORMATS.length);
+    for (const source of WHOLE_TEXT_PATTERNS) assert.deepEqual(regexShapeViolations(source), [], source);
+  });
+
   const SIZE = 200_000;
   const adversarial: Array<[string, string]> = [
     ["long identifier run", "a".repeat(SIZE)],
@@ -370,14 +405,17 @@ describe("redactText: performance", () => {
     ["one long line of assignments", "a password=Zx9!Zx9!Zx9 # ".repeat(SIZE / 25)],
     ["one long line of quoted secrets", 'token: "Zx9!Zx9!Zx9", '.repeat(SIZE / 22)],
     ["long comment after a config value", `password: Zx9!Zx9!Zx9 #${" password: Zx9!Zx9!Zx9".repeat(SIZE / 22)}`],
+    ["token prefixes without bodies", "glpat- sk-ant- sk-proj- SG. pypi-Ag hvs. AKIA ghp_ xoxb- ".repeat(SIZE / 58)],
+    ["a base64 run", "QUJD".repeat(SIZE / 4)],
+    ["hex runs under secret keys", "app_key = 0123456789abcdef\n".repeat(SIZE / 27)],
+    ["many Kubernetes data blocks", "kind: Secret\ndata:\n  a: b\n".repeat(SIZE / 26)],
+    ["many headers without values", "Authorization: Bearer \n".repeat(SIZE / 23)],
   ];
   for (const [name, input] of adversarial) {
-    it(`stays fast on ${name}`, () => {
-      const start = performance.now();
+    it(`keeps its guarantees on ${name}`, () => {
       const r = redactText(input);
-      const ms = performance.now() - start;
-      assert.ok(ms < BUDGET_MS, `${name} took ${ms.toFixed(0)} ms`);
-      assert.equal(typeof r.text, "string");
+      assert.equal(r.text.split("\n").length, input.split("\n").length);
+      assert.equal(redactText(r.text).redacted, false, "a second pass finds nothing");
     });
   }
 });
@@ -403,9 +441,16 @@ describe("line-numbered slices", () => {
 
 describe("redactText: high-entropy values in configuration lines", () => {
   it("redacts a random-looking value whatever its key", () => {
-    expectRedacted("SIGNING_SALT=Zq8vR2mX7kLp4Tn9Wb3Yc6Hd1Fg5Js0a\n", "SIGNING_SALT=[REDACTED]\n", "high-entropy-value");
-    expectRedacted("webhook_sig: 'q7Lk2Vx9Rt4Mz8Pw1Nc6Jb3Hf5Dg0Sa'\n", "webhook_sig: '[REDACTED]'\n", "high-entropy-value");
-    expectRedacted(" 12|   hmac: Wk3Pq9Zr7Tx2Lm8Vn4Cj6Bh1Fd5Gs0Ya # rotated\n", " 12|   hmac: [REDACTED] # rotated\n", "high-entropy-value");
+    expectRedacted("BUILD_MARKER=Zq8vR2mX7kLp4Tn9Wb3Yc6Hd1Fg5Js0a\n", "BUILD_MARKER=[REDACTED]\n", "high-entropy-value");
+    expectRedacted("webhook_tag: 'q7Lk2Vx9Rt4Mz8Pw1Nc6Jb3Hf5Dg0Sa'\n", "webhook_tag: '[REDACTED]'\n", "high-entropy-value");
+    expectRedacted(" 12|   opaque: Wk3Pq9Zr7Tx2Lm8Vn4Cj6Bh1Fd5Gs0Ya # rotated\n", " 12|   opaque: [REDACTED] # rotated\n", "high-entropy-value");
+  });
+  it("a key that asks for a credential takes a random value at a lower bar, in code too", () => {
+    expectRedacted("SIGNING_SALT=Zq8vR2mX7kLp4Tn9Wb3Yc6Hd1Fg5Js0a\n", "SIGNING_SALT=[REDACTED]\n", "generic-api-key");
+    expectRedacted("webhook_sig: 'q7Lk2Vx9Rt4Mz8Pw1Nc6Jb3Hf5Dg0Sa'\n", "webhook_sig: '[REDACTED]'\n", "generic-api-key");
+    expectRedacted('const client = new Api({ auth: "Wk3Pq9Zr7Tx2Lm8Vn4Cj6Bh1Fd5Gs0Ya" });', 'const client = new Api({ auth: "[REDACTED]" });', "generic-api-key");
+    expectUntouched('const client = new Api({ auth: "settings-profile-title" });');
+    expectUntouched('{"key": "settings.profile.title2"}');
   });
   it("leaves digests, versions, identifiers and words alone", () => {
     expectUntouched("commit: 9f3a1c2b7d4e5f60718293a4b5c6d7e8f9012345\n");
