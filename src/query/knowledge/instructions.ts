@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import type { InstructionPolicy } from "../../config/schema.js";
+import { INSTRUCTION_HARD_CAP_BYTES } from "../../indexer/knowledge/instructions/load.js";
 import type { LabelInput } from "../../policy/labels.js";
-import { resolveInsideRoot } from "../../policy/path-guard.js";
+import { readFileInsideRoot } from "../../policy/path-guard.js";
 import type { QueryContext } from "../context.js";
 import type { ResolvedInstructions } from "../instructions/resolved.js";
 import type { ResolverRule } from "../instructions/layers.js";
@@ -68,24 +68,17 @@ function applies(scope: string, targets: string[]): boolean {
   return scope === "" || targets.some((t) => t === scope || t.startsWith(`${scope}/`));
 }
 
-/** Compares committed instruction files with the work tree now (edits after indexing count too). */
+/**
+ * Compares committed instruction files with the work tree now (edits after indexing count too). What is no longer a
+ * regular file there (a directory, FIFO or device) counts as deleted and is never read; a symlink now, as modified.
+ */
 async function markWorkingTreeChanges(root: string, files: LimitedInstructionFile[]): Promise<void> {
   for (const f of files) {
     if (f.loadedFrom !== "base_commit" || f.contentHash === null) continue;
-    const guard = await resolveInsideRoot(root, f.path);
-    if (!guard.ok) {
-      f.workingTree = "deleted";
-      f.modifiedInWorkingTree = true;
-      continue;
-    }
-    try {
-      const now = sha256(await readFile(guard.absPath));
-      f.workingTree = now === f.contentHash ? "unchanged" : "modified";
-      f.modifiedInWorkingTree = now !== f.contentHash;
-    } catch {
-      f.workingTree = "deleted";
-      f.modifiedInWorkingTree = true;
-    }
+    const read = await readFileInsideRoot(root, f.path, INSTRUCTION_HARD_CAP_BYTES);
+    const same = read.ok && read.realRelPath === f.path && sha256(read.bytes) === f.contentHash;
+    f.workingTree = same ? "unchanged" : read.ok || read.reason === "too_large" ? "modified" : "deleted";
+    f.modifiedInWorkingTree = !same;
   }
 }
 
