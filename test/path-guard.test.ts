@@ -337,6 +337,12 @@ describe("resolveInsideRoot", { skip: !symlinksSupported && "symlinks need privi
     await symlink("loop-a", path.join(repo, "loop-b"));
     // The root reached through a symlink.
     await symlink(repo, path.join(base, "repo-link"));
+    // Git's own folder, and links into it.
+    await mkdir(path.join(repo, ".git"), { recursive: true });
+    await writeFile(path.join(repo, ".git", "config"), "[core]\n");
+    await symlink(".git/config", path.join(repo, "git-config-link"));
+    await symlink("../.git/config", path.join(repo, "nested", "git-up-link"));
+    await symlink(".git", path.join(repo, "git-dir-link"));
   });
 
   after(async () => {
@@ -345,7 +351,8 @@ describe("resolveInsideRoot", { skip: !symlinksSupported && "symlinks need privi
 
   async function expectInside(root: string, input: string, relPath: string, realTarget: string): Promise<void> {
     const r = await resolveInsideRoot(root, input);
-    assert.deepEqual(r, { ok: true, relPath, absPath: realTarget }, `input ${JSON.stringify(input)}`);
+    const realRelPath = path.relative(realRepo, realTarget).split(path.sep).join("/");
+    assert.deepEqual(r, { ok: true, relPath, absPath: realTarget, realRelPath }, `input ${JSON.stringify(input)}`);
   }
 
   async function expectRejected(root: string, input: string, reason: PathRejection): Promise<void> {
@@ -447,6 +454,27 @@ describe("resolveInsideRoot", { skip: !symlinksSupported && "symlinks need privi
   it("works when the root is given with a trailing separator or unnormalized", async () => {
     await expectInside(repo + path.sep, "src/a.ts", "src/a.ts", path.join(realRepo, "src", "a.ts"));
     await expectInside(path.join(repo, "src", ".."), "src/a.ts", "src/a.ts", path.join(realRepo, "src", "a.ts"));
+  });
+
+  it("rejects git's own folder, asked for directly or reached through a symlink", async () => {
+    for (const input of [".git/config", ".git", "./.git//config", ".GIT/config", "nested/.git/x"]) {
+      await expectRejected(repo, input, "git_dir");
+    }
+    await expectRejected(repo, "git-config-link", "git_dir");
+    await expectRejected(repo, "nested/git-up-link", "git_dir");
+    await expectRejected(repo, "git-dir-link/config", "git_dir");
+    await expectRejected(repo, "git-dir-link", "git_dir");
+  });
+
+  it("says where a symlink led: realRelPath differs from relPath exactly when one was followed", async () => {
+    const plain = await resolveInsideRoot(repo, "src/a.ts");
+    const linked = await resolveInsideRoot(repo, "nested/up-but-inside");
+    assert.ok(plain.ok && linked.ok);
+    assert.equal(plain.realRelPath, "src/a.ts");
+    assert.equal(linked.realRelPath, "src/a.ts");
+    assert.equal(linked.relPath, "nested/up-but-inside");
+    const self = await resolveInsideRoot(repo, "self-link");
+    assert.ok(self.ok && self.realRelPath === "");
   });
 
   it("treats dangling and looping symlinks as not_found", async () => {

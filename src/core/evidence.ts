@@ -21,6 +21,9 @@ export interface EvidenceDraft {
 }
 
 /** A note on an answer (stale index, changed file, instruction-like text): a code and a sentence. */
+/** Why an item is listed without its repository text: its file may hold a secret (the read policy's call). */
+export type WithheldReason = "secret_suspect";
+
 export interface Warning {
   code: string;
   message: string;

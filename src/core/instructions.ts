@@ -3,6 +3,7 @@
  * categories and actions the resolver compares, and where instruction-like text was found. Stored by the indexer,
  * read by the policy file schema, the resolver and the tools alike.
  */
+import type { WithheldReason } from "./evidence.js";
 
 export interface InstructionLikeMatch {
   /** 1-based line of the match. */
@@ -88,6 +89,8 @@ export interface InstructionRule {
   essential: boolean;
   /** Instruction-like text aimed at agents (prompt injection): quoted as evidence, never followed. */
   suspicious?: InstructionLikeMatch[];
+  /** Set when served, never stored: the rule's text is not served (its file holds a suspected secret). */
+  withheld?: WithheldReason;
 }
 
 export const INSTRUCTION_LINT_IDS = [
@@ -135,4 +138,6 @@ export interface InstructionFile {
   notLoadedReason: string | null;
   rules: InstructionRule[];
   lint: InstructionLint[];
+  /** Set when served, never stored: the file's text (rules, commands, lint messages) is not served. */
+  withheld?: WithheldReason;
 }

@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { lstat } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileInput, FileRow, IndexRow, Store } from "../store/store.js";
 import { gitDiffPaths, gitTextOrNull } from "./git.js";
@@ -35,6 +35,25 @@ export async function candidatePaths(
   return { paths: [...out].sort(), historyKnown };
 }
 
+/**
+ * Whether a folder on the way to `path` resolves somewhere else than where it sits (it is a symlink, or lies under
+ * one). Git lists nothing beyond a symlink; a path read through one could reach any file, outside the root or in
+ * `.git` (a commit that swaps a folder for a symlink leaves the folder's old paths among the candidates).
+ * `folders` caches each folder's answer for one run.
+ */
+async function behindSymlink(realRoot: string, path: string, folders: Map<string, Promise<boolean>>): Promise<boolean> {
+  const slash = path.lastIndexOf("/");
+  if (slash < 0) return false;
+  const folder = path.slice(0, slash);
+  let answer = folders.get(folder);
+  if (answer === undefined) {
+    const lexical = join(realRoot, folder);
+    answer = realpath(lexical).then((real) => real !== lexical, () => false);
+    folders.set(folder, answer);
+  }
+  return answer;
+}
+
 export interface WorkTreeChanges {
   /** Changed and new files as a build would row them (extracted by the caller's `extract`), in path order. */
   upsert: FileInput[];
@@ -48,6 +67,7 @@ export interface WorkTreeChanges {
  * Reads what really changed among candidate paths: a file whose size and modification time match its row is
  * skipped, others are inventoried and kept only when their bytes or skip reason differ. A file missing from the
  * work tree but still in git's index keeps a row (unreadable), as a build lists it; one git no longer lists goes.
+ * Nothing behind a symlinked folder is read: an indexed path there goes, as git no longer lists it.
  * At most `maxFiles` files are read; the rest are left out (the caller decides what that means).
  */
 export async function readChanges(
@@ -62,8 +82,17 @@ export async function readChanges(
   const keep = (path: string, indexed: FileRow | null) => {
     if (indexed) out.before.set(path, indexed);
   };
+  const realRoot = await realpath(root).catch(() => root);
+  const folders = new Map<string, Promise<boolean>>();
   for (const path of paths) {
     const indexed = await store.getFile(indexId, path);
+    if (await behindSymlink(realRoot, path, folders)) {
+      if (indexed) {
+        out.remove.push(path);
+        keep(path, indexed);
+      }
+      continue;
+    }
     const st = await lstat(join(root, path)).catch(() => null);
     if (st === null) {
       missing.push({ path, indexed });

@@ -4,10 +4,14 @@
  * `normalizeRepoPath` is pure (no file system): it rejects anything that is not a plain relative path inside the
  * repository and returns a canonical form (forward slashes, no `.` segments, no repeated or trailing slashes).
  * `resolveInsideRoot` then follows symlinks with `realpath` and makes sure the real target is still inside the real
- * repository root. Messages never contain host paths: only the client's own (relative) input, truncated.
+ * repository root and outside git's own folder. `readFileInsideRoot` is the one way a request reads a work-tree file:
+ * only a regular file is opened (a directory, FIFO, socket or device never is), and opening cannot block.
+ * Messages never contain host paths: only the client's own (relative) input, truncated.
  */
-import { realpath } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { open, realpath, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
+import { QueryError } from "../core/errors.js";
 
 export type PathRejection =
   | "empty_path"
@@ -16,13 +20,21 @@ export type PathRejection =
   | "invalid_characters"
   | "too_long"
   | "symlink_escape"
+  | "git_dir"
   | "not_found";
+
+/** Why a guarded path could not be read as a file (besides the guard's own rejections). */
+export type ReadRejection = PathRejection | "directory" | "special_file" | "too_large" | "unreadable";
 
 export type NormalizeResult = { ok: true; relPath: string } | { ok: false; reason: PathRejection; message: string };
 
 export type GuardResult =
-  | { ok: true; relPath: string; absPath: string }
+  | { ok: true; relPath: string; absPath: string; realRelPath: string }
   | { ok: false; reason: PathRejection; message: string };
+
+export type ReadResult =
+  | { ok: true; relPath: string; absPath: string; realRelPath: string; bytes: Buffer }
+  | { ok: false; reason: ReadRejection; message: string };
 
 /** Longest accepted input, in UTF-16 code units. */
 export const MAX_PATH_LENGTH = 1024;
@@ -45,7 +57,7 @@ function echo(input: string): string {
   return JSON.stringify(cut);
 }
 
-function reject(reason: PathRejection, message: string): { ok: false; reason: PathRejection; message: string } {
+function reject<R extends ReadRejection>(reason: R, message: string): { ok: false; reason: R; message: string } {
   return { ok: false, reason, message };
 }
 
@@ -74,6 +86,11 @@ function isAbsoluteLike(p: string): boolean {
 /** `..` as a segment; surrounding spaces are ignored, since some file systems strip them. */
 function hasParentSegment(p: string): boolean {
   return p.split("/").some((seg) => seg.trim() === PARENT_SEGMENT);
+}
+
+/** A `.git` segment (any case: some file systems ignore it): git's own folder, or a nested repository's. */
+export function hasGitSegment(p: string): boolean {
+  return p.split("/").some((seg) => seg.toLowerCase() === ".git");
 }
 
 /** Pure normalization of a client-supplied repository-relative path. */
@@ -132,15 +149,24 @@ async function realpathOfDeepestAncestor(realRoot: string, relPath: string): Pro
   return realRoot;
 }
 
+/** The real location's path relative to the real root, with `/` separators ("" for the root itself). */
+function relativeToRoot(realRoot: string, real: string): string {
+  return real === realRoot ? "" : path.relative(realRoot, real).split(path.sep).join("/");
+}
+
 /**
  * Normalizes `input`, then resolves it (following symlinks) under the real `root`. Succeeds only for an existing
- * path whose real location is the root itself or inside it. `relPath` is the normalized request; `absPath` is the
- * real (symlink-free) location to read.
+ * path whose real location is the root itself or inside it, and neither the request nor its real location inside a
+ * `.git` folder (git's objects, config and hooks are never repository content). `relPath` is the normalized
+ * request; `absPath` is the real (symlink-free) location to read; `realRelPath` that location relative to the root,
+ * which differs from `relPath` exactly when a symlink was followed on the way.
  */
 export async function resolveInsideRoot(root: string, input: string): Promise<GuardResult> {
   const normalized = normalizeRepoPath(input);
   if (!normalized.ok) return normalized;
   const { relPath } = normalized;
+  const gitDir = () => reject("git_dir", `path ${echo(relPath)} is inside git's own folder (.git), which is never served`);
+  if (hasGitSegment(relPath)) return gitDir();
 
   const realRoot = await tryRealpath(root);
   if (realRoot === null) return reject("not_found", "the repository root is not accessible");
@@ -156,5 +182,95 @@ export async function resolveInsideRoot(root: string, input: string): Promise<Gu
   if (!isInside(realRoot, real)) {
     return reject("symlink_escape", `path ${echo(relPath)} resolves outside the repository root through a symlink`);
   }
-  return { ok: true, relPath, absPath: real };
+  const realRelPath = relativeToRoot(realRoot, real);
+  if (hasGitSegment(realRelPath)) return gitDir();
+  return { ok: true, relPath, absPath: real, realRelPath };
+}
+
+/** What a non-regular file is, for messages. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a FIFO (named pipe)";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+function notRegular(relPath: string, st: Stats): { ok: false; reason: ReadRejection; message: string } {
+  if (st.isDirectory()) return reject("directory", `path ${echo(relPath)} is a directory, not a file`);
+  return reject("special_file", `path ${echo(relPath)} is ${kindOf(st)}, not a regular file: it is never read`);
+}
+
+/** Never blocks on a FIFO swapped in after the check, never follows a symlink swapped in for the last segment. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+function errnoOf(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException).code;
+}
+
+/** The file's first `size` bytes (fewer if it shrank): a file that grows while read never makes this read more. */
+async function readAtMost(handle: FileHandle, size: number): Promise<Buffer> {
+  const buf = Buffer.alloc(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(buf, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buf.subarray(0, filled);
+}
+
+/** A guarded path that names a regular file: the guard's answer plus the file's size. */
+export type StatResult = (Extract<GuardResult, { ok: true }> & { size: number }) | { ok: false; reason: ReadRejection; message: string };
+
+/** `resolveInsideRoot`, then the file itself: a directory, FIFO, socket or device is refused, never opened. */
+export async function statInsideRoot(root: string, input: string): Promise<StatResult> {
+  const guard = await resolveInsideRoot(root, input);
+  if (!guard.ok) return guard;
+  const st = await stat(guard.absPath).catch(() => null);
+  if (st === null) return reject("not_found", `path ${echo(guard.relPath)} does not exist in the repository`);
+  if (!st.isFile()) return notRegular(guard.relPath, st);
+  return { ...guard, size: st.size };
+}
+
+/**
+ * Reads a client-named file through `statInsideRoot`: only a regular file of at most `maxBytes` is opened, and what
+ * was opened is checked again (a path swapped for a FIFO, device or directory between the check and the open is
+ * refused, never read).
+ */
+export async function readFileInsideRoot(root: string, input: string, maxBytes: number): Promise<ReadResult> {
+  const found = await statInsideRoot(root, input);
+  if (!found.ok) return found;
+  const { size, ...guard } = found;
+  const { relPath } = guard;
+  const tooLarge = (n: number) => reject("too_large", `path ${echo(relPath)} is too large to read (${n} bytes)`);
+  if (size > maxBytes) return tooLarge(size);
+  let handle;
+  try {
+    handle = await open(guard.absPath, OPEN_FLAGS);
+  } catch (err) {
+    if (errnoOf(err) === "ENOENT") return reject("not_found", `path ${echo(relPath)} does not exist in the repository`);
+    if (errnoOf(err) === "ELOOP") return reject("symlink_escape", `path ${echo(relPath)} was replaced by a symlink while being read`);
+    return reject("unreadable", `path ${echo(relPath)} cannot be read (${errnoOf(err) ?? "error"})`);
+  }
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) return notRegular(relPath, opened);
+    if (opened.size > maxBytes) return tooLarge(opened.size);
+    return { ...guard, bytes: await readAtMost(handle, opened.size) };
+  } catch (err) {
+    return reject("unreadable", `path ${echo(relPath)} cannot be read (${errnoOf(err) ?? "error"})`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The error a tool answers for a rejected path: a path with nothing to read there (missing, a directory) is
+ * `not_found`; one the server will not read (outside the root, into `.git`, a FIFO or device, too large) is
+ * `query_rejected`.
+ */
+export function pathError(r: { reason: ReadRejection; message: string }, hint?: string): QueryError {
+  const category = r.reason === "not_found" || r.reason === "directory" ? "not_found" : "query_rejected";
+  return new QueryError(category, r.message, hint);
 }

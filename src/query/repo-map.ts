@@ -1,9 +1,10 @@
-import type { BuildSystem, DocSourceType, ManifestEntrypoint, RepoModule } from "../core/knowledge.js";
+import type { BuildSystem, DocSourceType, ManifestEntrypoint, RepoDoc, RepoModule } from "../core/knowledge.js";
+
 import type { LabelInput } from "../policy/labels.js";
 import type { QueryContext } from "./context.js";
 import { findEntrypoints } from "./knowledge/entrypoints.js";
 import { knowledgeOf } from "./knowledge/load.js";
-import type { Freshness } from "../core/evidence.js";
+import type { Freshness, WithheldReason } from "../core/evidence.js";
 
 /** Modules listed in the map; the build graph resource has them all. */
 const MAX_MAP_MODULES = 200;
@@ -22,7 +23,23 @@ export interface RepoMap {
   modulesTruncated: boolean;
   entrypoints: ManifestEntrypoint[];
   entrypointsTruncated: boolean;
-  docs: { total: number; key: { docId: string; path: string; title: string | null; sourceType: DocSourceType; freshness: Freshness }[] };
+  docs: { total: number; key: KeyDoc[] };
+}
+
+/** A key document as the map lists it; a secret-suspect one has no title (its first heading is its text). */
+interface KeyDoc {
+  docId: string;
+  path: string;
+  title: string | null;
+  sourceType: DocSourceType;
+  freshness: Freshness;
+  withheld?: WithheldReason;
+}
+
+async function keyDoc(ctx: QueryContext, d: RepoDoc): Promise<KeyDoc> {
+  const out: KeyDoc = { docId: d.docId, path: d.path, title: d.title, sourceType: d.sourceType, freshness: "base_commit" };
+  if (ctx.policy.includeSecretSuspectFiles || !(await ctx.store.getFile(ctx.index.id, d.path))?.isSecretSuspect) return out;
+  return { ...out, title: null, withheld: "secret_suspect" };
 }
 
 /** The repository at a glance: languages, layout, modules, entrypoints and key documents at the indexed commit. */
@@ -62,7 +79,7 @@ export async function repoMap(ctx: QueryContext): Promise<{ map: RepoMap; labels
     entrypointsTruncated: entry.truncated,
     docs: {
       total: docs.length,
-      key: key.map((d) => ({ docId: d.docId, path: d.path, title: d.title, sourceType: d.sourceType, freshness: "base_commit" as const })),
+      key: await Promise.all(key.map((d) => keyDoc(ctx, d))),
     },
   };
   return { map, labels };

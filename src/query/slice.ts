@@ -1,9 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
-import { normalizeRepoPath, resolveInsideRoot } from "../policy/path-guard.js";
+import { hasGitSegment, normalizeRepoPath, pathError, readFileInsideRoot, statInsideRoot } from "../policy/path-guard.js";
 import { QueryError } from "../core/errors.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
 import { sha256 } from "../core/hash.js";
 import type { Warning } from "../core/evidence.js";
+import type { FileRow } from "../store/store.js";
 
 /** Files larger than this are never read whole for a slice, whatever the policy. */
 const MAX_SLICE_SOURCE_BYTES = 64 * 1024 * 1024;
@@ -44,53 +44,88 @@ function withLineNumbers(lines: string[], first: number): string {
   return lines.map((l, i) => `${String(first + i).padStart(width, " ")}| ${l}`).join("\n");
 }
 
-/** Where a slice's bytes come from: the work tree (the default), or the index alone when the server has none. */
-type SliceSource = { relPath: string; read: () => Promise<Buffer | null>; size: () => Promise<number> };
+/** The row a slice serves (a symlink's target, when the request named a symlink) and where it was asked for. */
+interface Located {
+  file: FileRow;
+  /** The requested path when it is a symlink and `file` is its target's row, else null. */
+  linkedFrom: string | null;
+}
 
-async function sliceSource(ctx: QueryContext, root: string | null, input: SliceInput): Promise<SliceSource> {
+function notIndexed(path: string): QueryError {
+  return new QueryError("not_found", `'${path}' is not in the index`, "search_code lists indexed files; reindex after adding files");
+}
+
+/**
+ * A symlink answers as its target would, and only when the target is itself an indexed file with text inside the
+ * root: never a folder, never a file the index skipped (binary, too large, unreadable, another link), never `.git`.
+ */
+async function linkTarget(ctx: QueryContext, link: string, target: string): Promise<FileRow> {
+  if (hasGitSegment(target)) throw pathError({ reason: "git_dir", message: `'${link}' is a symlink into git's own folder (.git), which is never served` });
+  const row = target === "" || target === "." ? null : await ctx.store.getFile(ctx.index.id, target);
+  if (!row) throw new QueryError("not_found", `'${link}' is a symlink to '${target || "."}', which is not a file in the index`);
+  if (row.skipReason !== null) {
+    throw new QueryError("query_rejected", `'${link}' is a symlink to '${row.path}', which the index holds no text for (${row.skipReason}); symlinks are followed only to indexed text files`);
+  }
+  return row;
+}
+
+/** The target the index recorded for a symlink row (`-> path`, relative to the root), or null. */
+function recordedTarget(row: FileRow): string | null {
+  return row.skipReason === "symlink" && row.skipDetail?.startsWith("-> ") ? row.skipDetail.slice(3) : null;
+}
+
+async function requestedRow(ctx: QueryContext, relPath: string): Promise<FileRow> {
+  const row = await ctx.store.getFile(ctx.index.id, relPath);
+  if (!row) throw notIndexed(relPath);
+  if (row.skipReason === "symlink_outside_root") throw new QueryError("query_rejected", `'${row.path}' points outside the repository`);
+  return row;
+}
+
+/** With a work tree: the path guard decides what the path is now (a symlink is followed, a FIFO never opened). */
+async function locateInWorkTree(ctx: QueryContext, root: string, input: SliceInput): Promise<Located> {
+  const where = await statInsideRoot(root, input.path);
+  if (!where.ok) throw pathError(where);
+  const requested = await requestedRow(ctx, where.relPath);
+  if (where.realRelPath === where.relPath) return { file: requested, linkedFrom: null };
+  return { file: await linkTarget(ctx, where.relPath, where.realRelPath), linkedFrom: where.relPath };
+}
+
+/** Without a work tree (a replica serving a shared store): the path is checked lexically, links as the index saw them. */
+async function locateInIndex(ctx: QueryContext, input: SliceInput): Promise<Located> {
+  const normalized = normalizeRepoPath(input.path);
+  if (!normalized.ok) throw new QueryError("query_rejected", normalized.message);
+  const relPath = normalized.relPath;
+  if (hasGitSegment(relPath)) throw pathError({ reason: "git_dir", message: `'${relPath}' is inside git's own folder (.git), which is never served` });
+  const requested = await requestedRow(ctx, relPath);
+  const target = recordedTarget(requested);
+  if (target === null) return { file: requested, linkedFrom: null };
+  return { file: await linkTarget(ctx, relPath, target), linkedFrom: relPath };
+}
+
+/** The served row's bytes now: from the work tree through the guard, or the indexed text (null when none). */
+async function bytesOf(ctx: QueryContext, root: string | null, file: FileRow): Promise<Buffer | null> {
   if (root === null) {
-    // No work tree on this machine (a replica serving a shared store): the path is checked lexically and the
-    // text is the indexed text, so the hash is the indexed hash.
-    const normalized = normalizeRepoPath(input.path);
-    if (!normalized.ok) throw new QueryError("query_rejected", normalized.message);
-    const relPath = normalized.relPath;
-    let content: Promise<string | null> | null = null;
-    const text = () => (content ??= ctx.store.getContent(ctx.index.id, relPath));
-    return {
-      relPath,
-      read: async () => {
-        const t = await text();
-        return t === null ? null : Buffer.from(t, "utf8");
-      },
-      size: async () => Buffer.byteLength((await text()) ?? "", "utf8"),
-    };
+    const text = await ctx.store.getContent(ctx.index.id, file.path);
+    return text === null ? null : Buffer.from(text, "utf8");
   }
-  const guarded = await resolveInsideRoot(root, input.path);
-  if (!guarded.ok) {
-    if (guarded.reason === "not_found") throw new QueryError("not_found", guarded.message);
-    throw new QueryError("query_rejected", guarded.message);
-  }
-  return { relPath: guarded.relPath, read: () => readFile(guarded.absPath), size: async () => (await stat(guarded.absPath)).size };
+  const read = await readFileInsideRoot(root, file.path, MAX_SLICE_SOURCE_BYTES);
+  if (!read.ok) throw pathError(read);
+  if (read.realRelPath !== file.path) throw new QueryError("query_rejected", `'${file.path}' was replaced by a symlink while being read`);
+  return read.bytes;
 }
 
 /**
  * A line range of one indexed file, read from the work tree through the path guard (or, with `root` null, from
  * the index's text). The hash is of the bytes served now; when they differ from the indexed bytes the result says
- * so, and `expectedContentHash` turns a mismatch into `stale_context`.
+ * so, and `expectedContentHash` turns a mismatch into `stale_context`. A symlink is served as its target (see
+ * `linkTarget`), and the answer names the target.
  */
 export async function getFileSlice(ctx: QueryContext, root: string | null, input: SliceInput): Promise<QueryResult<FileSlice>> {
-  const source = await sliceSource(ctx, root, input);
-  const file = await ctx.store.getFile(ctx.index.id, source.relPath);
-  if (!file) {
-    throw new QueryError("not_found", `'${source.relPath}' is not in the index`, "search_code lists indexed files; reindex after adding files");
-  }
-  if (file.skipReason === "symlink_outside_root") throw new QueryError("query_rejected", `'${file.path}' points outside the repository`);
+  const { file, linkedFrom } = root === null ? await locateInIndex(ctx, input) : await locateInWorkTree(ctx, root, input);
   if (file.isSecretSuspect && !ctx.policy.includeSecretSuspectFiles) {
     throw new QueryError("query_rejected", `'${file.path}' is classified as secret-suspect and the read policy does not allow reading it`);
   }
-  const size = await source.size();
-  if (size > MAX_SLICE_SOURCE_BYTES) throw new QueryError("query_rejected", `'${file.path}' is too large to slice (${size} bytes)`);
-  const read = await source.read();
+  const read = await bytesOf(ctx, root, file);
   // Without a work tree only indexed text can be served; a skipped file has none.
   const bytes = read ?? Buffer.alloc(0);
   const currentHash = read === null ? file.contentHash : sha256(bytes);
@@ -102,6 +137,7 @@ export async function getFileSlice(ctx: QueryContext, root: string | null, input
     );
   }
   const warnings: Warning[] = [];
+  if (linkedFrom !== null) warnings.push({ code: "symlink_followed", message: `'${linkedFrom}' is a symlink: served from its target '${file.path}'` });
   // A changed file is served from the working tree as it is now; the tool pipeline adds the
   // file_changed_since_index warning for every result that names it.
   const changed = currentHash !== file.contentHash;

@@ -1,9 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
 import { secretFileNameReason } from "../../indexer/classify/secret-names.js";
 import { instructionScope, isOwnInstructionFile } from "../../indexer/knowledge/instructions/files.js";
 import { mayContainSecret } from "../../indexer/secrets.js";
 import { isInstructionFile, type LabelInput } from "../../policy/labels.js";
-import { normalizeRepoPath, resolveInsideRoot, type PathRejection } from "../../policy/path-guard.js";
+import { normalizeRepoPath, readFileInsideRoot, resolveInsideRoot, statInsideRoot, type ReadRejection } from "../../policy/path-guard.js";
 import type { FileRow } from "../../store/store.js";
 import { labelInputOf, type QueryContext } from "../context.js";
 import { QueryError } from "../../core/errors.js";
@@ -46,7 +45,7 @@ export interface StaleItem {
   seenIn?: "index" | "work_tree";
 }
 
-export type NotCheckedReason = PathRejection | "policy" | "not_indexed" | "not_instruction_file" | "not_a_file" | "too_large" | "symlink" | "unreadable";
+export type NotCheckedReason = Exclude<ReadRejection, "directory" | "special_file"> | "policy" | "not_indexed" | "not_instruction_file" | "not_a_file" | "too_large" | "symlink" | "unreadable";
 
 /** A manifest entry that was never read, and why. */
 export interface NotCheckedItem {
@@ -122,6 +121,13 @@ function decodeText(bytes: Uint8Array): string | null {
   }
 }
 
+/** What a path the guard would not read means for the check: a missing file is deleted, anything else unchecked. */
+function refused(r: { reason: ReadRejection; message: string }): FileState {
+  if (r.reason === "not_found") return DELETED;
+  if (r.reason === "directory" || r.reason === "special_file") return unchecked("not_a_file", r.message);
+  return unchecked(r.reason, r.message);
+}
+
 /**
  * Reads one guarded path, refusing first what the read policy hides: a secret-suspect row, a secret-named file the
  * index does not know, and bytes that changed since indexing into something that may hold a secret. Comparing a
@@ -134,19 +140,15 @@ async function inspectFile(ctx: QueryContext, root: string, relPath: string, req
   const row = await ctx.store.getFile(ctx.index.id, relPath);
   if (row?.isSecretSuspect && hideSecrets) return policy;
   if (row?.skipReason === "symlink") return unchecked("symlink", `'${relPath}' is a symlink; cite its target instead`);
-  const guard = await resolveInsideRoot(root, relPath);
-  if (!guard.ok) return guard.reason === "not_found" ? DELETED : unchecked(guard.reason, guard.message);
+  const where = await statInsideRoot(root, relPath);
+  if (!where.ok) return refused(where);
+  if (where.realRelPath !== relPath) return unchecked("symlink", `'${relPath}' is a symlink now; cite its target instead`);
   if (!row && requireIndexed) return unchecked("not_indexed", `'${relPath}' is not in the index (ignored or excluded files are not checked)`);
   if (!row && hideSecrets && secretFileNameReason(relPath) !== null) return policy;
-  let bytes: Buffer;
-  try {
-    const st = await stat(guard.absPath);
-    if (!st.isFile()) return unchecked("not_a_file", `'${relPath}' is not a regular file`);
-    if (st.size > MAX_CHECKED_FILE_BYTES) return unchecked("too_large", `'${relPath}' is too large to hash (${st.size} bytes)`);
-    bytes = await readFile(guard.absPath);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ENOENT" ? DELETED : unchecked("unreadable", `'${relPath}' cannot be read`);
-  }
+  const read = await readFileInsideRoot(root, relPath, MAX_CHECKED_FILE_BYTES);
+  if (!read.ok) return refused(read);
+  if (read.realRelPath !== relPath) return unchecked("symlink", `'${relPath}' is a symlink now; cite its target instead`);
+  const bytes = read.bytes;
   const hash = sha256(bytes);
   const text = decodeText(bytes);
   if (hideSecrets && hash !== row?.contentHash && text !== null && mayContainSecret(text)) {
@@ -301,9 +303,7 @@ async function workTreeInstructionFiles(root: string, targets: string[], folders
   ].filter((p) => isOwnInstructionFile(p) && folders.has(instructionScope(p)));
   const found: string[] = [];
   for (const p of candidates) {
-    const guard = await resolveInsideRoot(root, p);
-    const st = guard.ok ? await stat(guard.absPath).catch(() => null) : null;
-    if (st?.isFile()) found.push(p);
+    if ((await statInsideRoot(root, p)).ok) found.push(p);
   }
   return found;
 }

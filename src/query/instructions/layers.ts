@@ -1,4 +1,5 @@
 import type { InstructionLikeMatch, InstructionCategory, InstructionClaims } from "../../core/instructions.js";
+import type { WithheldReason } from "../../core/evidence.js";
 import type { TrustLevel } from "../../core/evidence.js";
 
 /**
@@ -48,6 +49,8 @@ export interface ResolverRule {
   commit?: string | null;
   contentHash?: string | null;
   suspicious?: InstructionLikeMatch[];
+  /** The rule's text is not served (its file may hold a secret); its restrictions still apply. */
+  withheld?: WithheldReason;
 }
 
 /** Each applicable rule's status while the resolver decides, with the reason when it is not plainly in effect. */

@@ -44,6 +44,7 @@ export function resolveInstructions(input: ResolverInput): ResolvedInstructions 
       text: r.text,
       scope: r.scope,
       ...(r.path ? { path: r.path, startLine: r.startLine, endLine: r.endLine } : {}),
+      ...(r.withheld ? { withheld: r.withheld } : {}),
     })),
   };
   const layers = layerViews(applicable, status);

@@ -1,4 +1,5 @@
 import type { InstructionLikeMatch, InstructionAction, InstructionCategory, CommandPurpose } from "../../core/instructions.js";
+import type { WithheldReason } from "../../core/evidence.js";
 import type { AuthorityLevel, InstructionLayer, ResolverRule, RuleStatus } from "./layers.js";
 
 /** The resolver's input and its answer: the layers with each rule's status, the effective set and the conflicts. */
@@ -66,7 +67,7 @@ export interface EffectiveInstructions {
   requiredActions: { action: InstructionAction; ruleIds: string[] }[];
   /** Target paths a change may not touch, and the rule that says so. */
   forbiddenTargets: { path: string; ruleId: string; glob: string | null; reason: string }[];
-  rules: { id: string; layer: InstructionLayer; category: InstructionCategory; text: string; scope: string; path?: string; startLine?: number; endLine?: number }[];
+  rules: { id: string; layer: InstructionLayer; category: InstructionCategory; text: string; scope: string; path?: string; startLine?: number; endLine?: number; withheld?: WithheldReason }[];
 }
 
 export interface ResolvedInstructions {

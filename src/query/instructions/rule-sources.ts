@@ -97,5 +97,6 @@ export function fileRules(file: Pick<InstructionFile, "path" | "scope" | "commit
     commit: file.commit,
     contentHash: file.contentHash,
     ...(r.suspicious?.length ? { suspicious: r.suspicious } : {}),
+    ...(r.withheld ? { withheld: r.withheld } : {}),
   }));
 }

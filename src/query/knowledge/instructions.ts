@@ -1,17 +1,18 @@
-import { readFile } from "node:fs/promises";
 import type { InstructionPolicy } from "../../config/schema.js";
+import { INSTRUCTION_HARD_CAP_BYTES } from "../../indexer/knowledge/instructions/load.js";
 import type { LabelInput } from "../../policy/labels.js";
-import { resolveInsideRoot } from "../../policy/path-guard.js";
+import { readFileInsideRoot } from "../../policy/path-guard.js";
 import type { QueryContext } from "../context.js";
 import type { ResolvedInstructions } from "../instructions/resolved.js";
 import type { ResolverRule } from "../instructions/layers.js";
 import { PLATFORM_SAFETY_RULES, fileRules, operatorRules, taskContractRules, userTaskRules, type TaskContract } from "../instructions/rule-sources.js";
 import { applyInstructionLimits, type LimitedInstructionFile } from "../instructions/limits.js";
 import { resolveInstructions } from "../instructions/resolve.js";
+import { mayHoldSecret, withholdText } from "../instructions/withhold.js";
 import { requirePath } from "./load.js";
 import { sha256 } from "../../core/hash.js";
 import type { InstructionLint } from "../../core/instructions.js";
-import type { EvidenceDraft, Warning } from "../../core/evidence.js";
+import type { EvidenceDraft, Warning, WithheldReason } from "../../core/evidence.js";
 
 /** Evidence items (rule line ranges) one answer cites at most. */
 const MAX_EVIDENCE = 200;
@@ -41,6 +42,8 @@ export interface InstructionFileView {
   workingTree: string;
   rules: number;
   servedRules: number;
+  /** Present when the file's text is not served. */
+  withheld?: WithheldReason;
 }
 
 function view(f: LimitedInstructionFile): InstructionFileView {
@@ -61,6 +64,7 @@ function view(f: LimitedInstructionFile): InstructionFileView {
     workingTree: f.workingTree,
     rules: f.rules.length,
     servedRules: f.servedRules.length,
+    ...(f.withheld ? { withheld: f.withheld } : {}),
   };
 }
 
@@ -68,25 +72,30 @@ function applies(scope: string, targets: string[]): boolean {
   return scope === "" || targets.some((t) => t === scope || t.startsWith(`${scope}/`));
 }
 
-/** Compares committed instruction files with the work tree now (edits after indexing count too). */
+/**
+ * Compares committed instruction files with the work tree now (edits after indexing count too). What is no longer a
+ * regular file there (a directory, FIFO or device) counts as deleted and is never read; a symlink now, as modified.
+ */
 async function markWorkingTreeChanges(root: string, files: LimitedInstructionFile[]): Promise<void> {
   for (const f of files) {
     if (f.loadedFrom !== "base_commit" || f.contentHash === null) continue;
-    const guard = await resolveInsideRoot(root, f.path);
-    if (!guard.ok) {
-      f.workingTree = "deleted";
-      f.modifiedInWorkingTree = true;
-      continue;
-    }
-    try {
-      const now = sha256(await readFile(guard.absPath));
-      f.workingTree = now === f.contentHash ? "unchanged" : "modified";
-      f.modifiedInWorkingTree = now !== f.contentHash;
-    } catch {
-      f.workingTree = "deleted";
-      f.modifiedInWorkingTree = true;
-    }
+    const read = await readFileInsideRoot(root, f.path, INSTRUCTION_HARD_CAP_BYTES);
+    const same = read.ok && read.realRelPath === f.path && sha256(read.bytes) === f.contentHash;
+    f.workingTree = same ? "unchanged" : read.ok || read.reason === "too_large" ? "modified" : "deleted";
+    f.modifiedInWorkingTree = !same;
   }
+}
+
+/**
+ * The index's instruction files as they may be served: a file that may hold a secret loses its text (see
+ * withhold.ts) unless the operator's read policy includes secret-suspect files; then the size limits apply.
+ */
+async function servedInstructionFiles(ctx: QueryContext, policy: InstructionPolicy): Promise<LimitedInstructionFile[]> {
+  const files = await ctx.store.listInstructionFiles(ctx.index.id);
+  const shown = ctx.policy.includeSecretSuspectFiles
+    ? files
+    : await Promise.all(files.map(async (f) => (mayHoldSecret(f, await ctx.store.getFile(ctx.index.id, f.path)) ? withholdText(f) : f)));
+  return applyInstructionLimits(shown, policy);
 }
 
 function named(paths: string[]): string {
@@ -108,6 +117,13 @@ function fileWarnings(files: LimitedInstructionFile[]): Warning[] {
   }
   if (files.some((f) => f.loadedFrom === "working_tree")) {
     warnings.push({ code: "instructions_from_working_tree", message: "not a git repository (or no commit yet): instruction files were read from the work tree, not from a fixed commit" });
+  }
+  const withheld = files.filter((f) => f.withheld).map((f) => f.path);
+  if (withheld.length > 0) {
+    warnings.push({
+      code: "instruction_file_withheld",
+      message: `instruction file(s) marked secret-suspect (${named(withheld)}): their rules are listed with their lines, their text is withheld; the actions and paths they forbid stay in force, their commands do not. Remove the secret from the file, or have the operator's read policy include secret-suspect files`,
+    });
   }
   for (const f of files) {
     if (f.status === "summarized" || (f.status === "refused" && f.workingTree !== "untracked")) {
@@ -171,7 +187,7 @@ export async function getInstructions(
 ): Promise<{ instructions: ResolvedInstructions & { files: InstructionFileView[]; lint: InstructionLint[] }; evidence: EvidenceDraft[]; labels: Map<string, LabelInput>; warnings: Warning[]; truncated: boolean }> {
   // No paths: only the rules for the whole repository (root scope) apply.
   const targets = input.paths.length > 0 ? [...new Set(input.paths.map(requirePath))] : [""];
-  const all = applyInstructionLimits(await ctx.store.listInstructionFiles(ctx.index.id), env.policy);
+  const all = await servedInstructionFiles(ctx, env.policy);
   const relevant = all.filter((f) => applies(f.scope, targets));
   await markWorkingTreeChanges(env.root, relevant);
   const rules: ResolverRule[] = [
@@ -195,7 +211,7 @@ export async function getInstructions(
 
 /** Everything repo://instructions serves: every file with its rules, status and lint, and the operator layers. */
 export async function instructionsOverview(ctx: QueryContext, env: InstructionEnv) {
-  const all = applyInstructionLimits(await ctx.store.listInstructionFiles(ctx.index.id), env.policy);
+  const all = await servedInstructionFiles(ctx, env.policy);
   await markWorkingTreeChanges(env.root, all);
   const operator = operatorLayerRules(env.policy).map((r) => ({ id: r.id, layer: r.layer, text: r.text, category: r.category, claims: r.claims, trustLevel: r.trustLevel }));
   const files = all.map((f) => ({
