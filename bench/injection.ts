@@ -1,13 +1,13 @@
 /**
- * `npm run bench:injection [-- --write] [-- --split dev|holdout] [-- --verbose]`: runs the instruction-like-text
+ * `npm run bench:injection [-- --write] [-- --split dev|holdout|holdout-2] [-- --verbose]`: runs the instruction-like-text
  * detector (src/policy/injection.ts) over the labelled corpus in test/fixtures/injection-corpus/ and prints
  * precision, recall, F1, the confusion counts, per-rule hits and the ids of the false positives and negatives, for
  * the dev and holdout parts separately and together. With `--write` it replaces the `## Injection detector` section
  * of BENCHMARKS.md (appending it when missing; other sections are left alone).
  *
  * An item counts as flagged when the detector returns at least one match anywhere in its text. The corpus is split
- * on purpose: rules are tuned against `dev` only; `holdout` was written before the rules were changed and is the
- * honest estimate. See test/fixtures/injection-corpus/README.md for the labelling rules.
+ * on purpose: rules are tuned against `dev` only; `holdout` and `holdout-2` were each written before a round of rule
+ * changes and are the honest estimates. See test/fixtures/injection-corpus/README.md for the labelling rules.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -19,7 +19,7 @@ import type { InstructionLikeMatch } from "../src/core/instructions.js";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const CORPUS_DIR = join(REPO_ROOT, "test", "fixtures", "injection-corpus");
-export const SPLITS = ["dev", "holdout"] as const;
+export const SPLITS = ["dev", "holdout", "holdout-2"] as const;
 export type Split = (typeof SPLITS)[number];
 const BENCHMARKS_FILE = join(REPO_ROOT, "BENCHMARKS.md");
 const SECTION_START = "<!-- bench:injection-detector:start -->";
@@ -189,7 +189,7 @@ export function markdownSection(parts: ReadonlyArray<[string, Score]>, date: str
     `- Command: \`${COMMAND}\``,
     `- Corpus: \`test/fixtures/injection-corpus/\`, ${parts.map(([n, s]) => `${n} ${s.items} items (${s.malicious} malicious, ${s.benign} benign)`).join("; ")}`,
     "- Unit: one item (a whole document, comment, issue or commit message); flagged when the detector returns any match.",
-    "- The rules were tuned on `dev` only; `holdout` was written before the rules were changed and is the honest estimate.",
+    "- The rules were tuned on `dev` only; `holdout` and `holdout-2` were each written before a round of rule changes and are the honest estimates.",
     "- Some false positives are accepted by the labelling rules (test/fixtures/injection-corpus/README.md): pipe-to-shell install lines written for people, docs quoting an attack string, owner-written notes to agents.",
     "",
     row(["part", "precision", "recall", "F1", "TP", "FP", "FN", "TN"]),
@@ -249,7 +249,7 @@ function main(): void {
     },
   });
   if (values.help) {
-    console.log("usage: npm run bench:injection [-- --split dev|holdout] [-- --verbose] [-- --write]");
+    console.log(`usage: npm run bench:injection [-- --split ${SPLITS.join("|")}] [-- --verbose] [-- --write]`);
     return;
   }
   const only = values.split;

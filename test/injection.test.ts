@@ -554,6 +554,8 @@ describe("detectInstructionLikeText: labelled corpus (test/fixtures/injection-co
   const FLOORS = {
     dev: { precision: 0.85, recall: 0.9 },
     holdout: { precision: 0.65, recall: 0.5 },
+    // Measured once before any tuning on it: precision 68.4% (13/19), recall 14.8% (13/88).
+    "holdout-2": { precision: 0.6, recall: 0.1 },
   } as const;
 
   it("has at least 120 unique items, with both labels in each part", () => {
