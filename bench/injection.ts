@@ -1,6 +1,6 @@
 /**
  * `npm run bench:injection [-- --write] [-- --split dev|holdout|holdout-2] [-- --verbose]`: runs the instruction-like-text
- * detector (src/policy/injection.ts) over the labelled corpus in test/fixtures/injection-corpus/ and prints
+ * detector (src/policy/injection/) over the labelled corpus in test/fixtures/injection-corpus/ and prints
  * precision, recall, F1, the confusion counts, per-rule hits and the ids of the false positives and negatives, for
  * the dev and holdout parts separately and together. With `--write` it replaces the `## Injection detector` section
  * of BENCHMARKS.md (appending it when missing; other sections are left alone).
@@ -166,7 +166,7 @@ function textReport(parts: ReadonlyArray<[string, Score, ItemResult[]]>, verbose
 function gitRevision(): string {
   try {
     const head = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src/policy/injection.ts", "test/fixtures/injection-corpus"], {
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src/policy/injection.ts", "src/policy/injection", "test/fixtures/injection-corpus"], {
       cwd: REPO_ROOT,
       encoding: "utf8",
     }).trim();

@@ -1,0 +1,60 @@
+/**
+ * The detector's vocabulary: rule ids, the shape of a line rule, the limits every pattern keeps, and the optional
+ * work counter that proves linear behaviour (test/injection.test.ts counts characters scanned, not milliseconds).
+ */
+
+export const INJECTION_RULE_IDS = [
+  "override-instructions",
+  "role-reassignment",
+  "system-prompt-reference",
+  "conceal-from-user",
+  "verifier-gaming",
+  "unsafe-git",
+  "exfiltration",
+  "remote-execution",
+  "agent-directive",
+  "hidden-agent-comment",
+  "invisible-characters",
+] as const;
+export type InjectionRuleId = (typeof INJECTION_RULE_IDS)[number];
+
+/** Longest excerpt returned for a match. */
+export const MAX_EXCERPT_LENGTH = 160;
+/** Longest stretch of a line a single pattern spans (keeps every pattern linear in the line length). */
+export const MAX_SPAN = 300;
+
+export interface LineRule {
+  ruleId: InjectionRuleId;
+  patterns: readonly RegExp[];
+  /** "Never force-push to main" is advice, not an attack: a nearby negation cancels the match. */
+  negatable: boolean;
+  /**
+   * Also cancelled by a hedge around the match ("you can pass `verify=False` for local testing"): documentation
+   * describing an option, not a directive to use it.
+   */
+  hedgeable?: boolean;
+}
+
+export function re(source: string, flags = "i"): RegExp {
+  return new RegExp(source, flags);
+}
+
+/**
+ * Characters each rule scanned: every regex execution adds the length of the text it was given, every single-pass
+ * scan the length it walked. Optional; the detector counts only when given one.
+ */
+export class WorkCounter {
+  readonly byRule = new Map<string, number>();
+  total = 0;
+
+  add(rule: string, chars: number): void {
+    this.total += chars;
+    this.byRule.set(rule, (this.byRule.get(rule) ?? 0) + chars);
+  }
+}
+
+/** `pattern.exec(text)`, counted against `rule` when a counter is given. */
+export function countedExec(pattern: RegExp, text: string, rule: string, work: WorkCounter | undefined): RegExpExecArray | null {
+  work?.add(rule, text.length - (pattern.global || pattern.sticky ? pattern.lastIndex : 0));
+  return pattern.exec(text);
+}
