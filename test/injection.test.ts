@@ -2,27 +2,18 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { INJECTION_RULE_IDS, MAX_EXCERPT_LENGTH, detectInstructionLikeText } from "../src/policy/injection.js";
 import { SPLITS, loadCorpus, runDetector, score } from "../bench/injection.js";
-
-function ruleIds(text: string): string[] {
-  return [...new Set(detectInstructionLikeText(text).map((m) => m.ruleId))].sort();
-}
-
-function expectRule(text: string, ruleId: string): void {
-  const ids = ruleIds(text);
-  assert.ok(ids.includes(ruleId), `expected ${ruleId} for ${JSON.stringify(text)}, got ${JSON.stringify(ids)}`);
-}
-
-function expectClean(text: string): void {
-  assert.deepEqual(detectInstructionLikeText(text), [], `expected no match for ${JSON.stringify(text)}`);
-}
+import { expectClean, expectRule, ruleIds, spanText } from "./helpers/injection.js";
 
 describe("detectInstructionLikeText: API", () => {
   it("exports the rule ids", () => {
     assert.deepEqual([...INJECTION_RULE_IDS].sort(), [
       "agent-directive",
       "conceal-from-user",
+      "encoded-instructions",
       "exfiltration",
+      "fake-authority",
       "hidden-agent-comment",
+      "hidden-agent-html",
       "invisible-characters",
       "override-instructions",
       "remote-execution",
@@ -30,6 +21,7 @@ describe("detectInstructionLikeText: API", () => {
       "system-prompt-reference",
       "unsafe-git",
       "verifier-gaming",
+      "weaken-security",
     ]);
     assert.equal(MAX_EXCERPT_LENGTH, 160);
   });
@@ -280,32 +272,7 @@ describe("detectInstructionLikeText: ordinary documentation stays clean", () => 
     ].join("\n");
     expectClean(readme);
   });
-
-  it("stays fast on long and adversarial input", () => {
-    const BUDGET_MS = 1500;
-    const inputs = [
-      "ignore ".repeat(50_000),
-      `curl ${"a ".repeat(100_000)}`,
-      "git push ".repeat(30_000),
-      "<!-- ".repeat(50_000),
-      "send secrets ".repeat(20_000),
-      `${"line\n".repeat(100_000)}`,
-      "IMPORTANT: ".repeat(30_000),
-    ];
-    for (const input of inputs) {
-      const start = performance.now();
-      detectInstructionLikeText(input);
-      const ms = performance.now() - start;
-      assert.ok(ms < BUDGET_MS, `took ${ms.toFixed(0)} ms on ${JSON.stringify(input.slice(0, 20))}…`);
-    }
-  });
 });
-
-/** The text each match points at: `line.slice(startColumn - 1, endColumn - 1)` on its (CR-stripped) line. */
-function spanText(text: string, m: { line: number; startColumn: number; endColumn: number }): string {
-  const line = (text.split("\n")[m.line - 1] ?? "").replace(/\r$/, "");
-  return line.slice(m.startColumn - 1, m.endColumn - 1);
-}
 
 describe("detectInstructionLikeText: spans", () => {
   it("gives 1-based columns, start inclusive and end exclusive", () => {
@@ -513,34 +480,6 @@ describe("detectInstructionLikeText: phrasings found on the dev corpus", () => {
   for (const text of negatives) {
     it(`does not flag: ${text}`, () => expectClean(text));
   }
-
-  it("stays fast on adversarial input for the invisible-character, comment and phrase rules", () => {
-    const BUDGET_MS = 1500;
-    const inputs = [
-      "\u200b".repeat(200_000),
-      "a\u200b".repeat(100_000),
-      "\u{E0041}".repeat(100_000),
-      "\u{1F3F4}".repeat(50_000),
-      `\u{1F3F4}${"\u{E0061}".repeat(100_000)}`,
-      "\u202e".repeat(100_000),
-      "<!-- AI agents reading ".repeat(20_000),
-      "<!-- note to the ".repeat(20_000),
-      "[//]: # (agent agent \n".repeat(20_000),
-      "treat ".repeat(50_000),
-      "forget what ".repeat(40_000),
-      "AI agents installing ".repeat(20_000),
-      `. ${" ".repeat(100_000)}`,
-      "ATTENTION AI ".repeat(30_000),
-      "${{ secrets.".repeat(30_000),
-      "read .env ".repeat(30_000),
-    ];
-    for (const input of inputs) {
-      const start = performance.now();
-      detectInstructionLikeText(input);
-      const ms = performance.now() - start;
-      assert.ok(ms < BUDGET_MS, `took ${ms.toFixed(0)} ms on ${JSON.stringify(input.slice(0, 20))}…`);
-    }
-  });
 });
 
 describe("detectInstructionLikeText: labelled corpus (test/fixtures/injection-corpus)", () => {

@@ -1,3 +1,4 @@
+import { wideRe } from "./language-table.js";
 import { countedExec, re, type WorkCounter } from "./rules.js";
 
 /**
@@ -31,29 +32,32 @@ export const AGENT_DIRECTIVE_PATTERNS: readonly RegExp[] = [
   re(String.raw`\b(?:to|for)\s+(?:any|all|every|the)\s+${AI_ADDRESSEES}\s+(?:that\s+(?:is|are)\s+|who\s+(?:is|are)\s+)?(?:reading|processing|parsing|reviewing|scanning|triaging|summari[sz]ing|analy[sz]ing|working\s+on|looking\s+at)\b`),
   re(String.raw`\b(?:AI|LLMs?|bots?|agents?|assistants?|language\s+models?)\s+(?:reading|processing|parsing|scanning|summari[sz]ing|editing)\s+(?:this|these|the\s+(?:file|repo|repository|code|codebase|page|document|diff|issue|pr|pull\s+request|workflow))\b`),
   // "AI agents installing this package must also run …" (but "AI tools must be disclosed" is a policy for people).
-  re(String.raw`\b(?:AI|LLM|coding|automated|autonomous)\s+(?:agents?|assistants?|tools?|models?|bots?|contributors?|reviewers?|systems?)\s+(?:\w+ing\s+(?:[\w.-]+\s+){0,3}?)?(?:must|should|shall|are\s+(?:required|expected|instructed|asked)\s+to|is\s+(?:required|expected|instructed|asked)\s+to|needs?\s+to|ha(?:ve|s)\s+to)\s+(?!be\b|not\s+be\b)`),
+  re(String.raw`\b(?:AI|LLM|coding|automated|autonomous)\s+(?:agents?|assistants?|tools?|models?|bots?|contributors?|reviewers?|systems?)\s+(?:\w+ing\s+(?:[\w.-]+\s+){0,3}?)?(?:must|should|shall|are\s+(?:required|expected|instructed|asked)\s+to|is\s+(?:required|expected|instructed|asked)\s+to|needs?\s+to|ha(?:ve|s)\s+to)\s+(?!be\b|not\s+be\b)`),  // "TODO(ai): …", "TODO for the bot: …", "Agent instructions: …", "Assistants working here: …"
+  re(String.raw`\bTODO\s*(?:\(\s*(?:ai|llm|agent|bot|assistant|copilot|claude|codex)\s*\)|\s+for\s+(?:the\s+)?(?:ai|llm|agent|bot|assistant|copilot|claude|codex))\s*:`),
+  re(String.raw`^[\s#/*>\-]{0,12}(?:AI|LLM|agent|assistant|bot)\s+(?:instructions?|notes?|directives?|orders)\s*:`),
+  re(String.raw`\b(?:assistants?|agents?|bots?|AI|LLMs?|models?)\s+(?:working|operating|running)\s+(?:here|on\s+this|in\s+this\s+(?:repo|repository|project))\s*[:,]`),
 ];
 
 /** Agent words inside a hidden comment; "user agent" is a browser, not an AI. */
-const COMMENT_WHO = String.raw`(?<!user[\s-])\b(?<who>agents?|assistants?|ai|llms?|copilot|claude|chatgpt|gpt(?:-\d\w*)?|codex|gemini|bots?|language\s+models?)\b`;
+const COMMENT_WHO = String.raw`(?<!user[\s-])(?<who>\b(?:agents?|assistants?|ai|llms?|copilot|claude|chatgpt|gpt(?:-\d\w*)?|codex|gemini|bots?|language\s+models?|ki|ia|assistent(?:e|en|in)?|asistente|assistente|agente)\b|(?<![\p{L}])(?:ассистент|помощник|агент|ии|асистент|помічник)\p{L}{0,3}(?![\p{L}])|(?:AI|人工智能)?(?:助手|智能体|アシスタント|エージェント|어시스턴트|에이전트))`;
 /** Words allowed between the agent word and the colon of "AI agent: …", "Agents reading this: …". */
-const COMMENT_WHO_TAIL = String.raw`agents?|assistants?|bots?|tools?|models?|reviewers?|reading|processing|parsing|reviewing|working|editing|here|this|these|only`;
+const COMMENT_WHO_TAIL = String.raw`agents?|assistants?|bots?|tools?|models?|reviewers?|reading|processing|parsing|reviewing|working|editing|here|this|these|only|ai|ia|ki`;
 /**
  * A hidden comment is flagged when it addresses an agent, not when it merely names one ("TODO: screenshot of the AI
  * settings page"). Each pattern has a `who` group: the reported line is the line of that word.
  */
 export const COMMENT_ADDRESS: readonly RegExp[] = [
   // "AI: …", "note for the assistant: …", "Agents reading this: …", "Copilot — …"
-  new RegExp(String.raw`${COMMENT_WHO}(?:\s+(?:${COMMENT_WHO_TAIL})){0,2}\s*(?::(?!\/)|\u2014|\s-\s)`, "id"),
+  wideRe(String.raw`${COMMENT_WHO}(?:\s+(?:${COMMENT_WHO_TAIL})){0,2}(?:へ|に|님|에게|께)?\s*(?::(?!\/)|：|\u2014|\s-\s)`, "di"),
   // "agent, …" at the start of the comment or of a sentence
-  new RegExp(String.raw`(?:^|[.!?;]\s)\s*${COMMENT_WHO}\s*,`, "id"),
+  wideRe(String.raw`(?:^|[.!?;]\s)\s*${COMMENT_WHO}\s*,`, "di"),
   // "note to the agent", "instructions for any AI"
-  new RegExp(String.raw`\b(?:note|message|instructions?|reminder|notice|directive|request|hint|attention)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:[\w-]+\s+)?${COMMENT_WHO}`, "id"),
+  wideRe(String.raw`\b(?:note|message|instructions?|reminder|notice|directive|request|hint|attention)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:[\w-]+\s+)?${COMMENT_WHO}`, "di"),
   // "the AI should …", "agents reading this …"
-  new RegExp(String.raw`${COMMENT_WHO}\s+(?:that\s+(?:is|are)\s+)?(?:must|should|shall|needs?\s+to|ha(?:s|ve)\s+to|will|(?:is|are)\s+(?:required|expected|instructed)|reading|processing|parsing|reviewing|scanning|editing|working\s+on|summari[sz]ing)\b`, "id"),
+  wideRe(String.raw`${COMMENT_WHO}\s+(?:that\s+(?:is|are)\s+)?(?:must|should|shall|needs?\s+to|ha(?:s|ve)\s+to|will|(?:is|are)\s+(?:required|expected|instructed)|reading|processing|parsing|reviewing|scanning|editing|working\s+on|summari[sz]ing)\b`, "di"),
   // "dear AI", "if you are an AI assistant", "as an AI"
-  new RegExp(String.raw`\b(?:dear|hey|hi|hello|attention|calling)\s+(?:all\s+|any\s+)?${COMMENT_WHO}`, "id"),
-  new RegExp(String.raw`\b(?:if\s+)?you\s+are\s+an?\s+(?:[\w-]+\s+)?${COMMENT_WHO}`, "id"),
+  wideRe(String.raw`\b(?:dear|hey|hi|hello|attention|calling)\s+(?:all\s+|any\s+)?${COMMENT_WHO}`, "di"),
+  wideRe(String.raw`\b(?:if\s+)?you\s+are\s+an?\s+(?:[\w-]+\s+)?${COMMENT_WHO}`, "di"),
 ];
 
 /** Offset of the agent word the first addressing pattern found in `body`, or -1. */
@@ -66,3 +70,9 @@ export function addressedAt(body: string, work?: WorkCounter, rule = "hidden-age
   }
   return best;
 }
+
+/** The same vocatives in other languages: "Asistente: …", "Atenção, assistente de IA: …", "AIアシスタントへ: …". */
+export const MULTILINGUAL_ADDRESS_PATTERNS: readonly RegExp[] = [
+  wideRe(String.raw`^[\s#/*>;'"(\-]{0,12}(?:(?:atenção|atención|attention|achtung|attenzione|uwaga|внимание|увага)\s*[,!:]?\s*)?(?:(?:l'|el|la|o|a|der|die|das|il|lo)\s*)?(?:assistant(?:e)?\s+(?:IA|d'IA|de\s+IA|KI)|asistente(?:\s+de\s+IA)?|assistente(?:\s+(?:de|di)\s+IA)?|KI-Assistent(?:in)?|Assistent(?:in)?|(?:IA|KI|ИИ)(?=\s*[:：])|ассистент|помощник|агент|AI\s*助手|助手|AI\s*アシスタント|アシスタント|エージェント|AI\s*어시스턴트|어시스턴트|에이전트)(?:へ|に|님|에게)?\s*[:：,]`),
+  wideRe(String.raw`(?<![\p{L}])(?:IMPORTANTE|WICHTIG|ATENCI[OÓ]N|ATTENZIONE|ВАЖНО|UWAGA|ATENÇÃO|重要)(?![\p{L}])[^\n]{0,20}?(?:IA|KI|ИИ|AI|assistant\p{L}{0,2}|asistente|assistente|Assistent\p{L}{0,2}|agente?|агент\p{L}{0,2})(?![\p{L}])`, ""),
+];

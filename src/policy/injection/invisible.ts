@@ -5,6 +5,8 @@
  */
 
 /** Invisible code points that can smuggle text: zero-width, word joiner and invisible operators, BOM, bidi, tags. */
+import { VariantBuilder, identityVariant, type LineVariant } from "./variant.js";
+
 const enum Invisible {
   /** Not invisible. */
   None,
@@ -141,37 +143,20 @@ export function renderInvisibles(line: string, found: readonly InvisibleChar[]):
   return { text, firstAt: Math.max(0, firstAt) };
 }
 
-/**
- * A copy of the line with invisible characters removed (or turned into spaces) and tag characters decoded, so the
- * phrase rules see smuggled text; `starts[i]`/`ends[i]` give the original span of character i of the copy.
- */
-export interface LineVariant {
-  text: string;
-  starts: number[] | null;
-  ends: number[] | null;
-}
-
+/** The invisible characters removed (or turned into spaces) and tag characters decoded, with spans mapped back. */
 export function cleanedVariant(line: string, found: readonly InvisibleChar[], replacement: "" | " "): LineVariant {
   const byIndex = new Map(found.map((c) => [c.index, c]));
-  let text = "";
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const out = new VariantBuilder(identityVariant(line));
   for (let i = 0; i < line.length; ) {
     const c = byIndex.get(i);
     if (c === undefined) {
-      text += line[i];
-      starts.push(i);
-      ends.push(i + 1);
+      out.emit(line[i]!, i, i + 1);
       i++;
       continue;
     }
     const decoded = c.cp > TAG_FIRST + 0x1f && c.cp < TAG_LAST ? String.fromCharCode(c.cp - TAG_FIRST) : replacement;
-    if (decoded !== "") {
-      text += decoded;
-      starts.push(i);
-      ends.push(i + c.width);
-    }
+    out.emit(decoded, i, i + c.width);
     i += c.width;
   }
-  return { text, starts, ends };
+  return out.done();
 }

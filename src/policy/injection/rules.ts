@@ -7,13 +7,17 @@ export const INJECTION_RULE_IDS = [
   "override-instructions",
   "role-reassignment",
   "system-prompt-reference",
+  "fake-authority",
   "conceal-from-user",
   "verifier-gaming",
+  "weaken-security",
   "unsafe-git",
   "exfiltration",
   "remote-execution",
   "agent-directive",
+  "encoded-instructions",
   "hidden-agent-comment",
+  "hidden-agent-html",
   "invisible-characters",
 ] as const;
 export type InjectionRuleId = (typeof INJECTION_RULE_IDS)[number];
@@ -33,6 +37,13 @@ export interface LineRule {
    * describing an option, not a directive to use it.
    */
   hedgeable?: boolean;
+  /** Also cancelled when the phrase is described, not said: "requests to disregard the system prompt". */
+  describable?: boolean;
+  /**
+   * A cheap test a line must pass before the patterns run (the other languages' patterns only run on lines with a
+   * non-ASCII character or one of their ASCII stems, so an English-only repository never even compiles them).
+   */
+  gate?: RegExp;
 }
 
 export function re(source: string, flags = "i"): RegExp {
