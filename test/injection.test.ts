@@ -484,20 +484,21 @@ describe("detectInstructionLikeText: phrasings found on the dev corpus", () => {
 
 describe("detectInstructionLikeText: labelled corpus (test/fixtures/injection-corpus)", () => {
   /**
-   * Floors = the figures measured when the corpus was written (BENCHMARKS.md, "Injection detector") minus about two
-   * items. Holdout: 20 malicious and 30 benign items, measured precision 75.0% (12/16) and recall 60.0% (12/20); one
-   * item moves recall by 5 points and precision by about 5, so 65% / 50% tolerate two items of drift from a
-   * legitimate rule change and fail on anything larger. Dev (tuned on, so higher): 91.4% (32/35) and 100% (32/32);
-   * floors 85% / 90%. Raise the floors when the figures improve; never tune rules on the holdout items.
+   * Floors = the figures measured after the issue #16 round of rule changes (BENCHMARKS.md, "Injection detector")
+   * minus about two items, so a legitimate rule change can drift a little and anything larger fails. Never tune
+   * rules on holdout items; raise the floors when the figures improve.
+   * - holdout-2 (88 malicious, 91 benign; written before the round): precision 93.3% (84/90), recall 95.5% (84/88);
+   *   before the round it was 68.4% (13/19) and 14.8% (13/88). One item moves either figure by about 1.1 points.
+   * - holdout (20 malicious, 30 benign): 77.8% (14/18) and 70.0% (14/20); one item moves recall by 5 points.
+   * - dev (166 malicious, 166 benign; tuned on): 98.2% (166/169) and 100% (166/166).
    */
   const FLOORS = {
-    dev: { precision: 0.85, recall: 0.9 },
-    holdout: { precision: 0.65, recall: 0.5 },
-    // Measured once before any tuning on it: precision 68.4% (13/19), recall 14.8% (13/88).
-    "holdout-2": { precision: 0.6, recall: 0.1 },
+    dev: { precision: 0.95, recall: 0.98 },
+    holdout: { precision: 0.68, recall: 0.6 },
+    "holdout-2": { precision: 0.91, recall: 0.93 },
   } as const;
 
-  it("has at least 120 unique items, with both labels in each part", () => {
+  it("has at least 500 unique items, with both labels in each part", () => {
     const ids = new Set<string>();
     let total = 0;
     for (const split of SPLITS) {
@@ -509,7 +510,7 @@ describe("detectInstructionLikeText: labelled corpus (test/fixtures/injection-co
       }
       total += items.length;
     }
-    assert.ok(total >= 120, `corpus has ${total} items`);
+    assert.ok(total >= 500, `corpus has ${total} items`);
   });
 
   for (const split of SPLITS) {
