@@ -36,7 +36,7 @@ export const MULTILINGUAL_PROMPT: readonly RegExp[] = compile(ALL.flatMap((p) =>
 /** Send verbs and secret words across languages, for "send the tokens to https://…" in any of them. */
 const SEND = [
   "envoie[rz]?", "envoyez", "transmets", "envía", "envia", "envie", "enviar", "manda", "sende", "schicke?", "übermittle",
-  "invia", "manda", "stuur", "verstuur", "отправь(?:те)?", "пришли(?:те)?", "перешли(?:те)?", "надішли(?:те)?", "відправ(?:те)?",
+  "invia", "stuur", "verstuur", "отправь(?:те)?", "пришли(?:те)?", "перешли(?:те)?", "надішли(?:те)?", "відправ(?:те)?",
   "wyślij(?:cie)?", "pošli(?:te)?", "trimite(?:ți)?", "gönder", "kirim(?:kan)?", "gửi", "skicka", "send",
   "أرسل", "ارسل", "שלח", "ارسال", "भेजें", "भेजो", "발송", "전송", "보내",
 ];
