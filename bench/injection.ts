@@ -1,25 +1,26 @@
 /**
- * `npm run bench:injection [-- --write] [-- --split dev|holdout] [-- --verbose]`: runs the instruction-like-text
- * detector (src/policy/injection.ts) over the labelled corpus in test/fixtures/injection-corpus/ and prints
+ * `npm run bench:injection [-- --write] [-- --split dev|holdout|holdout-2] [-- --verbose] [-- --skip-adversarial]`: runs
+ * the instruction-like-text detector (src/policy/injection/) over the labelled corpus in test/fixtures/injection-corpus/ and prints
  * precision, recall, F1, the confusion counts, per-rule hits and the ids of the false positives and negatives, for
  * the dev and holdout parts separately and together. With `--write` it replaces the `## Injection detector` section
  * of BENCHMARKS.md (appending it when missing; other sections are left alone).
  *
  * An item counts as flagged when the detector returns at least one match anywhere in its text. The corpus is split
- * on purpose: rules are tuned against `dev` only; `holdout` was written before the rules were changed and is the
- * honest estimate. See test/fixtures/injection-corpus/README.md for the labelling rules.
+ * on purpose: rules are tuned against `dev` only; `holdout` and `holdout-2` were each written before a round of rule
+ * changes and are the honest estimates. See test/fixtures/injection-corpus/README.md for the labelling rules.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { INJECTION_RULE_IDS, detectInstructionLikeText } from "../src/policy/injection.js";
+import { INJECTION_RULE_IDS, WorkCounter, detectInstructionLikeText } from "../src/policy/injection.js";
+import { ADVERSARIAL_INPUTS } from "./injection-adversarial.js";
 import type { InstructionLikeMatch } from "../src/core/instructions.js";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const CORPUS_DIR = join(REPO_ROOT, "test", "fixtures", "injection-corpus");
-export const SPLITS = ["dev", "holdout"] as const;
+export const SPLITS = ["dev", "holdout", "holdout-2"] as const;
 export type Split = (typeof SPLITS)[number];
 const BENCHMARKS_FILE = join(REPO_ROOT, "BENCHMARKS.md");
 const SECTION_START = "<!-- bench:injection-detector:start -->";
@@ -163,10 +164,27 @@ function textReport(parts: ReadonlyArray<[string, Score, ItemResult[]]>, verbose
   return out.join("\n");
 }
 
+/**
+ * Times the detector on every adversarial input at full size, with the characters it scanned per input character
+ * (tests assert on the counts, never on these timings).
+ */
+function adversarialReport(): string {
+  const out = ["adversarial inputs (timed here only; test/injection.test.ts proves linearity by counting work):"];
+  for (const input of ADVERSARIAL_INPUTS) {
+    const text = input.build(input.full);
+    const work = new WorkCounter();
+    const start = performance.now();
+    detectInstructionLikeText(text, work);
+    const ms = performance.now() - start;
+    out.push(`  ${input.name.padEnd(34)} ${String(text.length).padStart(8)} chars  ${ms.toFixed(1).padStart(8)} ms  ${(work.total / Math.max(1, text.length)).toFixed(1).padStart(7)} scanned/char`);
+  }
+  return out.join("\n");
+}
+
 function gitRevision(): string {
   try {
     const head = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src/policy/injection.ts", "test/fixtures/injection-corpus"], {
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src/policy/injection.ts", "src/policy/injection", "test/fixtures/injection-corpus"], {
       cwd: REPO_ROOT,
       encoding: "utf8",
     }).trim();
@@ -189,7 +207,7 @@ export function markdownSection(parts: ReadonlyArray<[string, Score]>, date: str
     `- Command: \`${COMMAND}\``,
     `- Corpus: \`test/fixtures/injection-corpus/\`, ${parts.map(([n, s]) => `${n} ${s.items} items (${s.malicious} malicious, ${s.benign} benign)`).join("; ")}`,
     "- Unit: one item (a whole document, comment, issue or commit message); flagged when the detector returns any match.",
-    "- The rules were tuned on `dev` only; `holdout` was written before the rules were changed and is the honest estimate.",
+    "- The rules were tuned on `dev` only; `holdout` and `holdout-2` were each written before a round of rule changes and are the honest estimates.",
     "- Some false positives are accepted by the labelling rules (test/fixtures/injection-corpus/README.md): pipe-to-shell install lines written for people, docs quoting an attack string, owner-written notes to agents.",
     "",
     row(["part", "precision", "recall", "F1", "TP", "FP", "FN", "TN"]),
@@ -245,11 +263,12 @@ function main(): void {
       write: { type: "boolean", default: false },
       split: { type: "string" },
       verbose: { type: "boolean", short: "v", default: false },
+      "skip-adversarial": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
-    console.log("usage: npm run bench:injection [-- --split dev|holdout] [-- --verbose] [-- --write]");
+    console.log(`usage: npm run bench:injection [-- --split ${SPLITS.join("|")}] [-- --verbose] [-- --write] [-- --skip-adversarial]`);
     return;
   }
   const only = values.split;
@@ -268,6 +287,7 @@ function main(): void {
   }
   if (splits.length > 1) parts.push(["all", score(all, allMs), all]);
   console.log(textReport(parts, values.verbose));
+  if (!values["skip-adversarial"] && only === undefined) console.log(adversarialReport());
 
   if (values.write) {
     const section = markdownSection(

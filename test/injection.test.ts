@@ -2,27 +2,18 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { INJECTION_RULE_IDS, MAX_EXCERPT_LENGTH, detectInstructionLikeText } from "../src/policy/injection.js";
 import { SPLITS, loadCorpus, runDetector, score } from "../bench/injection.js";
-
-function ruleIds(text: string): string[] {
-  return [...new Set(detectInstructionLikeText(text).map((m) => m.ruleId))].sort();
-}
-
-function expectRule(text: string, ruleId: string): void {
-  const ids = ruleIds(text);
-  assert.ok(ids.includes(ruleId), `expected ${ruleId} for ${JSON.stringify(text)}, got ${JSON.stringify(ids)}`);
-}
-
-function expectClean(text: string): void {
-  assert.deepEqual(detectInstructionLikeText(text), [], `expected no match for ${JSON.stringify(text)}`);
-}
+import { expectClean, expectRule, ruleIds, spanText } from "./helpers/injection.js";
 
 describe("detectInstructionLikeText: API", () => {
   it("exports the rule ids", () => {
     assert.deepEqual([...INJECTION_RULE_IDS].sort(), [
       "agent-directive",
       "conceal-from-user",
+      "encoded-instructions",
       "exfiltration",
+      "fake-authority",
       "hidden-agent-comment",
+      "hidden-agent-html",
       "invisible-characters",
       "override-instructions",
       "remote-execution",
@@ -30,6 +21,7 @@ describe("detectInstructionLikeText: API", () => {
       "system-prompt-reference",
       "unsafe-git",
       "verifier-gaming",
+      "weaken-security",
     ]);
     assert.equal(MAX_EXCERPT_LENGTH, 160);
   });
@@ -280,32 +272,7 @@ describe("detectInstructionLikeText: ordinary documentation stays clean", () => 
     ].join("\n");
     expectClean(readme);
   });
-
-  it("stays fast on long and adversarial input", () => {
-    const BUDGET_MS = 1500;
-    const inputs = [
-      "ignore ".repeat(50_000),
-      `curl ${"a ".repeat(100_000)}`,
-      "git push ".repeat(30_000),
-      "<!-- ".repeat(50_000),
-      "send secrets ".repeat(20_000),
-      `${"line\n".repeat(100_000)}`,
-      "IMPORTANT: ".repeat(30_000),
-    ];
-    for (const input of inputs) {
-      const start = performance.now();
-      detectInstructionLikeText(input);
-      const ms = performance.now() - start;
-      assert.ok(ms < BUDGET_MS, `took ${ms.toFixed(0)} ms on ${JSON.stringify(input.slice(0, 20))}…`);
-    }
-  });
 });
-
-/** The text each match points at: `line.slice(startColumn - 1, endColumn - 1)` on its (CR-stripped) line. */
-function spanText(text: string, m: { line: number; startColumn: number; endColumn: number }): string {
-  const line = (text.split("\n")[m.line - 1] ?? "").replace(/\r$/, "");
-  return line.slice(m.startColumn - 1, m.endColumn - 1);
-}
 
 describe("detectInstructionLikeText: spans", () => {
   it("gives 1-based columns, start inclusive and end exclusive", () => {
@@ -513,50 +480,25 @@ describe("detectInstructionLikeText: phrasings found on the dev corpus", () => {
   for (const text of negatives) {
     it(`does not flag: ${text}`, () => expectClean(text));
   }
-
-  it("stays fast on adversarial input for the invisible-character, comment and phrase rules", () => {
-    const BUDGET_MS = 1500;
-    const inputs = [
-      "\u200b".repeat(200_000),
-      "a\u200b".repeat(100_000),
-      "\u{E0041}".repeat(100_000),
-      "\u{1F3F4}".repeat(50_000),
-      `\u{1F3F4}${"\u{E0061}".repeat(100_000)}`,
-      "\u202e".repeat(100_000),
-      "<!-- AI agents reading ".repeat(20_000),
-      "<!-- note to the ".repeat(20_000),
-      "[//]: # (agent agent \n".repeat(20_000),
-      "treat ".repeat(50_000),
-      "forget what ".repeat(40_000),
-      "AI agents installing ".repeat(20_000),
-      `. ${" ".repeat(100_000)}`,
-      "ATTENTION AI ".repeat(30_000),
-      "${{ secrets.".repeat(30_000),
-      "read .env ".repeat(30_000),
-    ];
-    for (const input of inputs) {
-      const start = performance.now();
-      detectInstructionLikeText(input);
-      const ms = performance.now() - start;
-      assert.ok(ms < BUDGET_MS, `took ${ms.toFixed(0)} ms on ${JSON.stringify(input.slice(0, 20))}…`);
-    }
-  });
 });
 
 describe("detectInstructionLikeText: labelled corpus (test/fixtures/injection-corpus)", () => {
   /**
-   * Floors = the figures measured when the corpus was written (BENCHMARKS.md, "Injection detector") minus about two
-   * items. Holdout: 20 malicious and 30 benign items, measured precision 75.0% (12/16) and recall 60.0% (12/20); one
-   * item moves recall by 5 points and precision by about 5, so 65% / 50% tolerate two items of drift from a
-   * legitimate rule change and fail on anything larger. Dev (tuned on, so higher): 91.4% (32/35) and 100% (32/32);
-   * floors 85% / 90%. Raise the floors when the figures improve; never tune rules on the holdout items.
+   * Floors = the figures measured after the issue #16 round of rule changes (BENCHMARKS.md, "Injection detector")
+   * minus about two items, so a legitimate rule change can drift a little and anything larger fails. Never tune
+   * rules on holdout items; raise the floors when the figures improve.
+   * - holdout-2 (88 malicious, 91 benign; written before the round): precision 93.3% (84/90), recall 95.5% (84/88);
+   *   before the round it was 68.4% (13/19) and 14.8% (13/88). One item moves either figure by about 1.1 points.
+   * - holdout (20 malicious, 30 benign): 77.8% (14/18) and 70.0% (14/20); one item moves recall by 5 points.
+   * - dev (166 malicious, 166 benign; tuned on): 98.2% (166/169) and 100% (166/166).
    */
   const FLOORS = {
-    dev: { precision: 0.85, recall: 0.9 },
-    holdout: { precision: 0.65, recall: 0.5 },
+    dev: { precision: 0.95, recall: 0.98 },
+    holdout: { precision: 0.68, recall: 0.6 },
+    "holdout-2": { precision: 0.91, recall: 0.93 },
   } as const;
 
-  it("has at least 120 unique items, with both labels in each part", () => {
+  it("has at least 500 unique items, with both labels in each part", () => {
     const ids = new Set<string>();
     let total = 0;
     for (const split of SPLITS) {
@@ -568,7 +510,7 @@ describe("detectInstructionLikeText: labelled corpus (test/fixtures/injection-co
       }
       total += items.length;
     }
-    assert.ok(total >= 120, `corpus has ${total} items`);
+    assert.ok(total >= 500, `corpus has ${total} items`);
   });
 
   for (const split of SPLITS) {

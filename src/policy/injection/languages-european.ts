@@ -1,0 +1,157 @@
+/** Override, role and prompt-leak vocabulary for European languages (see languages.ts for how it is used). */
+import type { LanguagePhrases } from "./language-table.js";
+
+const YOU_ARE_NOW_A = String.raw`[\s,:—–-]{1,4}(?:[\p{L}-]{1,25}\s+){0,3}?`;
+
+export const EUROPEAN: readonly LanguagePhrases[] = [
+  {
+    lang: "fr",
+    verbs: ["ignorez?", "oubliez?", "ne\\s+ten(?:ez|ir|s)\\s+pas\\s+compte\\s+(?:des?|du|d')", "fai(?:tes|s)\\s+abstraction\\s+(?:des?|du|d')", "passe[rz]?\\s+outre", "outrepasse[rz]?", "écarte[rz]?"],
+    prev: ["précédentes?", "precedentes?", "antérieures?", "anterieures?", "ci-dessus", "plus\\s+haut", "initiales?", "originales?", "d'origine", "du\\s+système"],
+    instr: ["instructions?", "consignes?", "directives?", "règles", "regles", "commandes", "indications", "ordres", "prompts?"],
+    poss: ["tes", "vos"],
+    override: [String.raw`(?<![\p{L}])oublie[rz]?\s+tout\s+ce\s+qu(?:'on|e\s+l'on)\s+(?:t'|vous\s+)a\s+(?:dit|demandé|appris)`],
+    role: [
+      String.raw`(?<![\p{L}])(?:à|a)\s+partir\s+de\s+maintenant\s*,?\s*(?:tu\s+es|vous\s+êtes|tu\s+seras|vous\s+serez)(?![\p{L}])`,
+      String.raw`(?<![\p{L}])(?:tu\s+es|vous\s+êtes)\s+(?:désormais|dorénavant|maintenant)\s+(?:un|une|le|la|l')`,
+      String.raw`(?<![\p{L}])(?:désormais|dorénavant)\s*,?\s*(?:tu\s+es|vous\s+êtes)(?![\p{L}])`,
+    ],
+    prompt: [
+      String.raw`(?<![\p{L}])(?:affiche|montre|révèle|revele|répète|repete|donne|imprime|recopie|divulgue)[rz]?(?:-moi)?\s+(?:ton|votre|le)\s+(?:prompt|invite|message)\s+(?:système|systeme|initial)`,
+      String.raw`(?<![\p{L}])(?:affiche|montre|révèle|répète|donne|imprime|recopie|divulgue)[rz]?(?:-moi)?\s+(?:tes|vos)\s+(?:instructions|consignes)\s+(?:initiales|système|cachées|d'origine|complètes)`,
+    ],
+  },
+  {
+    lang: "es",
+    verbs: ["ignorad?", "ignoren?", "olvidad?", "olviden?", "omite", "descarta", "desestima", "haz\\s+caso\\s+omiso\\s+(?:a|de)", "no\\s+hagas\\s+caso\\s+(?:a|de)"],
+    prev: ["anteriores", "previas?", "previos", "de\\s+arriba", "precedentes", "iniciales", "originales", "del\\s+sistema"],
+    instr: ["instrucciones", "indicaciones", "reglas", "órdenes", "ordenes", "directrices", "directivas", "normas", "consignas", "prompts?"],
+    poss: ["tus", "sus"],
+    override: [
+      String.raw`(?<![\p{L}])olvida(?:r|d)?\s+todo\s+lo\s+que\s+(?:te|se\s+te)\s+(?:dijeron|han\s+dicho|pidieron|ordenaron|indicaron)`,
+      String.raw`(?<![\p{L}])olvida(?:r|d)?\s+las\s+(?:reglas|instrucciones|indicaciones|órdenes)\s+que\s+(?:te|se\s+te)\s+(?:dieron|han\s+dado|dio)`,
+    ],
+    role: [
+      String.raw`(?<![\p{L}])(?:a\s+partir\s+de\s+ahora|desde\s+ahora|de\s+ahora\s+en\s+adelante)\s*,?\s*(?:tú\s+|tu\s+)?(?:eres|serás|seras|actuarás|vas\s+a\s+ser)(?![\p{L}])`,
+      String.raw`(?<![\p{L}])ahora\s+eres\s+(?:un|una|el|la)(?![\p{L}])`,
+    ],
+    prompt: [String.raw`(?<![\p{L}])(?:muestra|revela|repite|imprime|dime|escribe|copia|enseña)(?:me)?\s+(?:tu|el|su)\s+(?:prompt|mensaje|indicaciones?|instrucciones)\s+(?:de|del)\s+sistema`],
+  },
+  {
+    lang: "pt",
+    verbs: ["ignor[ea]m?", "esqueç[ae]m?", "desconsider[ea]m?", "descarte", "despreze", "não\\s+(?:leve|considere)\\s+em\\s+(?:conta|consideração)"],
+    prev: ["anteriores", "acima", "prévias?", "previas?", "precedentes", "iniciais", "originais", "do\\s+sistema"],
+    instr: ["instruções", "instrucoes", "orientações", "orientacoes", "regras", "ordens", "diretrizes", "comandos", "prompts?"],
+    poss: ["suas", "tuas"],
+    override: [String.raw`(?<![\p{L}])esqueç[ae]\s+tudo\s+(?:o\s+)?que\s+(?:te|lhe|você)\s+(?:disseram|foi\s+dito|pediram|mandaram|ensinaram)`],
+    role: [
+      String.raw`(?<![\p{L}])(?:a\s+partir\s+de\s+agora|de\s+agora\s+em\s+diante|daqui\s+em\s+diante)\s*,?\s*(?:você|voce|tu)\s+(?:é|és|e|será|vai\s+ser)(?![\p{L}])`,
+      String.raw`(?<![\p{L}])agora\s+(?:você|voce|tu)\s+(?:é|és)\s+(?:um|uma|o|a)${YOU_ARE_NOW_A}(?:agente|assistente|bot|modelo|IA|hacker)`,
+    ],
+    prompt: [String.raw`(?<![\p{L}])(?:mostre|revele|repita|imprima|diga|escreva|copie)(?:-me)?\s+(?:seu|o|teu)\s+(?:prompt|mensagem|instruções)\s+(?:de|do)\s+sistema`],
+  },
+  {
+    lang: "de",
+    verbs: ["ignorier(?:e|t)?", "ignorieren\\s+sie", "vergiss", "vergesst", "vergessen\\s+sie", "missachte", "übergehe", "verwirf", "beachte\\s+nicht", "setze\\s+dich\\s+über"],
+    prev: ["vorherigen?", "vorigen?", "bisherigen?", "obigen?", "vorangegangenen?", "vorangehenden?", "früheren?", "ursprünglichen?", "alten"],
+    instr: ["Anweisungen", "Instruktionen", "Anordnungen", "Befehle", "Regeln", "Vorgaben", "Richtlinien", "Prompts?", "Systemanweisungen"],
+    poss: ["deine", "ihre", "eure"],
+    override: [String.raw`(?<![\p{L}])vergiss\s+alles\s*,?\s+was\s+(?:man\s+)?(?:dir|du)\s+(?:gesagt|aufgetragen|beigebracht)`],
+    role: [
+      String.raw`(?<![\p{L}])(?:ab\s+(?:jetzt|sofort|heute)|von\s+nun\s+an|ab\s+diesem\s+Moment)\s*,?\s*(?:bist\s+du|sind\s+sie|wirst\s+du)(?![\p{L}])`,
+      String.raw`(?<![\p{L}])du\s+bist\s+(?:jetzt|nun|ab\s+sofort)\s+(?:ein|eine|der|die)${YOU_ARE_NOW_A}(?:Agent|Assistent|Bot|Modell|KI|Hacker)`,
+    ],
+    prompt: [String.raw`(?<![\p{L}])(?:zeig|gib|nenn|wiederhol|druck|verrat)e?\s+(?:mir\s+)?(?:deinen|deine|dein)\s+(?:System-?prompt|System-?anweisungen?|System-?nachricht|ursprünglichen\s+Anweisungen|Anweisungen)`],
+  },
+  {
+    lang: "it",
+    verbs: ["ignora(?:te)?", "dimentica(?:te)?", "non\\s+considerare", "trascura(?:te)?", "tralascia(?:te)?", "scordati"],
+    prev: ["precedenti", "(?:di\\s+)?sopra", "di\\s+prima", "iniziali", "originali", "del\\s+sistema"],
+    instr: ["istruzioni", "indicazioni", "regole", "direttive", "ordini", "comandi", "prompt"],
+    poss: ["tue", "vostre"],
+    override: [String.raw`(?<![\p{L}])dimentica\s+tutto\s+(?:ciò|quello)\s+che\s+ti\s+(?:hanno|è\s+stato)\s+(?:detto|chiesto)`],
+    role: [
+      String.raw`(?<![\p{L}])(?:da\s+(?:ora|adesso)\s+in\s+(?:poi|avanti)|d'ora\s+in\s+(?:poi|avanti))\s*,?\s*(?:tu\s+)?(?:sei|sarai)(?![\p{L}])`,
+      String.raw`(?<![\p{L}])ora\s+sei\s+(?:un|una|il|la|l')${YOU_ARE_NOW_A}(?:agente|assistente|bot|modello|IA|hacker)`,
+    ],
+    prompt: [String.raw`(?<![\p{L}])(?:mostra|rivela|ripeti|stampa|dimmi|scrivi)(?:mi)?\s+(?:il\s+tuo|il)\s+(?:prompt|messaggio)\s+(?:di\s+)?sistema`],
+  },
+  {
+    lang: "nl",
+    verbs: ["negeer", "vergeet", "let\\s+niet\\s+op", "sla\\s+\\p{L}{1,10}\\s+over"],
+    prev: ["vorige", "eerdere", "voorgaande", "bovenstaande", "oorspronkelijke", "originele", "hierboven"],
+    instr: ["instructies", "aanwijzingen", "regels", "opdrachten", "richtlijnen", "prompts?"],
+    poss: ["je", "jouw", "uw"],
+    role: [
+      String.raw`(?<![\p{L}])vanaf\s+nu\s+(?:ben\s+je|bent\s+u|ben\s+jij)(?![\p{L}])`,
+      String.raw`(?<![\p{L}])je\s+bent\s+nu\s+(?:een|de)${YOU_ARE_NOW_A}(?:agent|assistent|bot|model|AI)`,
+    ],
+    prompt: [String.raw`(?<![\p{L}])(?:toon|herhaal|geef|print)\s+(?:me\s+)?(?:je|jouw|de)\s+systeem(?:prompt|instructies)`],
+  },
+  {
+    lang: "sv-da-no",
+    verbs: ["ignorera", "ignorer", "glöm", "glem", "bortse\\s+fra", "strunta\\s+i", "se\\s+bort\\s+från"],
+    prev: ["tidigare", "tidligere", "föregående", "ovanstående", "forrige", "ovenstående", "ovenfor", "ovan"],
+    instr: ["instruktioner(?:na|ne)?", "instruksjoner(?:ne)?", "instrukser(?:ne)?", "regler(?:na|ne)?", "anvisningar(?:na)?", "kommandon", "promptar"],
+    poss: ["dina", "dine"],
+    role: [String.raw`(?<![\p{L}])(?:från\s+och\s+med\s+nu\s+är\s+du|fra\s+nu\s+af\s+er\s+du|fra\s+nå\s+av\s+er\s+du|du\s+är\s+nu\s+en|du\s+er\s+(?:nu|nå)\s+en)(?![\p{L}])`],
+  },
+  {
+    lang: "pl",
+    verbs: ["zignoruj(?:cie)?", "ignoruj(?:cie)?", "zapomnij(?:cie)?", "pomiń", "pomin", "nie\\s+zważaj\\s+na", "olej"],
+    prev: ["poprzednie", "poprzednich", "wcześniejsze", "wcześniejszych", "powyższe", "powyższych", "dotychczasowe", "dotychczasowych", "początkowe"],
+    instr: ["instrukcje", "instrukcji", "instrukcjach", "polecenia", "poleceń", "poleceniach", "zasady", "zasad", "zasadach", "reguły", "regułach", "wytyczne", "wskazówki"],
+    poss: ["swoje", "twoje", "swoich", "twoich"],
+    role: [String.raw`(?<![\p{L}])od\s+teraz\s+(?:jesteś|będziesz)(?![\p{L}])`, String.raw`(?<![\p{L}])teraz\s+jesteś\s+(?:[\p{L}-]{1,25}\s+){0,2}?(?:agentem|asystentem|botem|modelem)`],
+  },
+  {
+    lang: "cs-sk",
+    verbs: ["ignoruj(?:te)?", "zapomeň(?:te)?", "nevšímej\\s+si", "zabudni", "zabudnite"],
+    prev: ["předchozí", "predchádzajúce", "dřívější", "výše\\s+uvedené", "původní", "predošlé"],
+    instr: ["pokyny", "pokynů", "pokynov", "instrukce", "instrukcie", "pravidla", "příkazy"],
+    role: [String.raw`(?<![\p{L}])(?:od\s+teď|odteď|od\s+teraz)\s+(?:jsi|si|budeš)(?![\p{L}])`],
+  },
+  {
+    lang: "ro",
+    verbs: ["ignoră", "ignorați", "ignora", "uită", "uitați", "nu\\s+ține\\s+cont\\s+de"],
+    prev: ["anterioare", "precedente", "de\\s+mai\\s+sus", "inițiale", "initiale"],
+    instr: ["instrucțiunile", "instrucțiuni", "instructiunile", "instructiuni", "regulile", "reguli", "comenzile", "indicațiile"],
+    role: [String.raw`(?<![\p{L}])de\s+acum\s+(?:înainte\s+)?(?:ești|esti|vei\s+fi)(?![\p{L}])`],
+  },
+  {
+    lang: "el",
+    verbs: ["αγνόησε", "αγνοήστε", "ξέχασε", "ξεχάστε"],
+    prev: ["προηγούμενες", "προηγούμενους", "παραπάνω", "αρχικές"],
+    instr: ["οδηγίες", "οδηγιών", "εντολές", "κανόνες"],
+    role: [String.raw`(?<![\p{L}])από\s+(?:τώρα|εδώ)\s+και\s+(?:στο\s+)?(?:εξής|πέρα)\s*,?\s*είσαι(?![\p{L}])`],
+  },
+  {
+    lang: "ru",
+    verbs: ["игнорируй(?:те)?", "проигнорируй(?:те)?", "забудь(?:те)?", "не\\s+обращай(?:те)?\\s+внимания\\s+на", "отбрось(?:те)?", "пренебреги"],
+    prev: ["предыдущие", "предыдущих", "прежние", "прежних", "вышеуказанные", "вышеприведённые", "выше", "изначальные", "исходные", "системные", "старые"],
+    instr: ["инструкции", "инструкций", "указания", "указаний", "правила", "правил", "команды", "команд", "директивы", "промпт\\p{L}{0,2}", "установки"],
+    poss: ["свои", "твои"],
+    role: [
+      String.raw`(?<![\p{L}])(?:теперь|отныне|с\s+этого\s+момента)\s*,?\s*ты\s*(?:[—–-]\s*)?(?:[\p{L}-]{1,25}\s+){0,2}?(?:бот|ассистент|помощник|агент|модель|ИИ|хакер|администратор|персонаж)\p{L}{0,3}(?![\p{L}])`,
+      String.raw`(?<![\p{L}])ты\s+больше\s+не\s+(?:связан|ограничен|обязан)`,
+    ],
+    prompt: [String.raw`(?<![\p{L}])(?:покажи|выведи|напечатай|повтори|раскрой|перескажи)(?:те)?\s+(?:мне\s+)?(?:свой|твой|свои|твои|весь|системный)\s+(?:системный\s+)?(?:промпт|подсказку|инструкции|запрос)`],
+  },
+  {
+    lang: "uk",
+    verbs: ["ігноруй(?:те)?", "проігноруй(?:те)?", "забудь(?:те)?", "не\\s+зважай(?:те)?\\s+на"],
+    prev: ["попередні", "попередніх", "вищенаведені", "вище", "початкові", "системні"],
+    instr: ["інструкції", "інструкцій", "вказівки", "вказівок", "правила", "команди", "настанови"],
+    poss: ["свої", "твої"],
+    role: [String.raw`(?<![\p{L}])(?:тепер|відтепер|з\s+цього\s+моменту)\s*,?\s*ти\s*(?:[—–-]\s*)?(?:[\p{L}-]{1,25}\s+){0,2}?(?:бот|асистент|помічник|агент|модель|ШІ)\p{L}{0,3}(?![\p{L}])`],
+    prompt: [String.raw`(?<![\p{L}])(?:покажи|виведи|надрукуй|повтори|розкрий)(?:те)?\s+(?:мені\s+)?(?:свій|твій|свої|системний)\s+(?:системний\s+)?(?:промпт|інструкції)`],
+  },
+  {
+    lang: "tr",
+    verbs: ["yok\\s+say\\p{L}{0,4}", "görmezden\\s+gel\\p{L}{0,4}", "unut\\p{L}{0,4}", "dikkate\\s+alma\\p{L}{0,4}", "umursama\\p{L}{0,4}", "boşver\\p{L}{0,4}"],
+    prev: ["önceki", "yukarıdaki", "daha\\s+önceki", "önceden\\s+verilen", "orijinal", "sistem"],
+    instr: ["talimat\\p{L}{0,6}", "yönerge\\p{L}{0,6}", "komut\\p{L}{0,6}", "kural\\p{L}{0,6}", "emir\\p{L}{0,6}"],
+    verbLast: true,
+    role: [String.raw`(?<![\p{L}])(?:şu\s+andan\s+itibaren|bundan\s+sonra)\s+(?:sen\s+)?(?:[\p{L}-]{1,25}\s+){0,3}?(?:bir\s+)?(?:asistan|ajan|bot|model)\p{L}{0,5}(?![\p{L}])`],
+  },
+];

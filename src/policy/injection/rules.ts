@@ -1,0 +1,71 @@
+/**
+ * The detector's vocabulary: rule ids, the shape of a line rule, the limits every pattern keeps, and the optional
+ * work counter that proves linear behaviour (test/injection.test.ts counts characters scanned, not milliseconds).
+ */
+
+export const INJECTION_RULE_IDS = [
+  "override-instructions",
+  "role-reassignment",
+  "system-prompt-reference",
+  "fake-authority",
+  "conceal-from-user",
+  "verifier-gaming",
+  "weaken-security",
+  "unsafe-git",
+  "exfiltration",
+  "remote-execution",
+  "agent-directive",
+  "encoded-instructions",
+  "hidden-agent-comment",
+  "hidden-agent-html",
+  "invisible-characters",
+] as const;
+export type InjectionRuleId = (typeof INJECTION_RULE_IDS)[number];
+
+/** Longest excerpt returned for a match. */
+export const MAX_EXCERPT_LENGTH = 160;
+/** Longest stretch of a line a single pattern spans (keeps every pattern linear in the line length). */
+export const MAX_SPAN = 300;
+
+export interface LineRule {
+  ruleId: InjectionRuleId;
+  patterns: readonly RegExp[];
+  /** "Never force-push to main" is advice, not an attack: a nearby negation cancels the match. */
+  negatable: boolean;
+  /**
+   * Also cancelled by a hedge around the match ("you can pass `verify=False` for local testing"): documentation
+   * describing an option, not a directive to use it.
+   */
+  hedgeable?: boolean;
+  /** Also cancelled when the phrase is described, not said: "requests to disregard the system prompt". */
+  describable?: boolean;
+  /**
+   * A cheap test a line must pass before the patterns run (the other languages' patterns only run on lines with a
+   * non-ASCII character or one of their ASCII stems, so an English-only repository never even compiles them).
+   */
+  gate?: RegExp;
+}
+
+export function re(source: string, flags = "i"): RegExp {
+  return new RegExp(source, flags);
+}
+
+/**
+ * Characters each rule scanned: every regex execution adds the length of the text it was given, every single-pass
+ * scan the length it walked. Optional; the detector counts only when given one.
+ */
+export class WorkCounter {
+  readonly byRule = new Map<string, number>();
+  total = 0;
+
+  add(rule: string, chars: number): void {
+    this.total += chars;
+    this.byRule.set(rule, (this.byRule.get(rule) ?? 0) + chars);
+  }
+}
+
+/** `pattern.exec(text)`, counted against `rule` when a counter is given. */
+export function countedExec(pattern: RegExp, text: string, rule: string, work: WorkCounter | undefined): RegExpExecArray | null {
+  work?.add(rule, text.length - (pattern.global || pattern.sticky ? pattern.lastIndex : 0));
+  return pattern.exec(text);
+}

@@ -1,0 +1,22 @@
+/** Assertions shared by the injection detector's tests. */
+import assert from "node:assert/strict";
+import { detectInstructionLikeText } from "../../src/policy/injection.js";
+
+export function ruleIds(text: string): string[] {
+  return [...new Set(detectInstructionLikeText(text).map((m) => m.ruleId))].sort();
+}
+
+export function expectRule(text: string, ruleId: string): void {
+  const ids = ruleIds(text);
+  assert.ok(ids.includes(ruleId), `expected ${ruleId} for ${JSON.stringify(text)}, got ${JSON.stringify(ids)}`);
+}
+
+export function expectClean(text: string): void {
+  assert.deepEqual(detectInstructionLikeText(text), [], `expected no match for ${JSON.stringify(text)}`);
+}
+
+/** The text each match points at: `line.slice(startColumn - 1, endColumn - 1)` on its (CR-stripped) line. */
+export function spanText(text: string, m: { line: number; startColumn: number; endColumn: number }): string {
+  const line = (text.split("\n")[m.line - 1] ?? "").replace(/\r$/, "");
+  return line.slice(m.startColumn - 1, m.endColumn - 1);
+}
