@@ -18,7 +18,7 @@ import { serveCli, stop } from "./helpers/http-cli.js";
 import { RawHttpSession, RawStdio, answerProblem, idKey, type Answer } from "./helpers/raw-jsonrpc.js";
 
 const SEED = Number(process.env.REPOCTX_FUZZ_SEED ?? 1_616_2026);
-const STDIO_CASES = Number(process.env.REPOCTX_FUZZ_CASES ?? 2500);
+const STDIO_CASES = Number(process.env.REPOCTX_FUZZ_CASES ?? 3000);
 const HTTP_CASES = Math.ceil(STDIO_CASES / 8);
 /** How long one message may wait for its answer: far beyond any normal answer, short of a hung client's patience. */
 const ANSWER_DEADLINE_MS = 30_000;
@@ -93,7 +93,7 @@ describe(`JSON-RPC fuzz (seed ${SEED}; REPOCTX_FUZZ_SEED replays another)`, () =
       const problems = stdioProblems(s, cases);
       assert.deepEqual(problems.slice(0, 20), [], `${problems.length} problems (seed ${SEED})`);
       assert.deepEqual(s.strays, [], "nothing but JSON-RPC answers on stdout");
-      t.diagnostic(`answers by outcome: ${JSON.stringify(outcomes(s.all))}`);
+      t.diagnostic(`${messageCount(cases)} messages in ${cases.length} cases; answers by outcome: ${JSON.stringify(outcomes(s.all))}`);
     } finally {
       assert.equal(await s.close(), 0, `the server exits cleanly: ${s.stderr.slice(-2000)}`);
     }
@@ -133,6 +133,21 @@ describe(`JSON-RPC fuzz (seed ${SEED}; REPOCTX_FUZZ_SEED replays another)`, () =
     }
   });
 });
+
+/** Messages sent: a batch counts as its members. */
+function messageCount(cases: readonly FuzzCase[]): number {
+  let n = 0;
+  for (const line of cases.flatMap((c) => c.lines)) {
+    let v: unknown = null;
+    try {
+      v = line.startsWith("[") ? JSON.parse(line) : null;
+    } catch {
+      v = null;
+    }
+    n += Array.isArray(v) ? v.length : 1;
+  }
+  return n;
+}
 
 /** How many answers were results (ok, or failed by category) and errors by code: what the run exercised. */
 function outcomes(answers: readonly Answer[]): Record<string, number> {
