@@ -3,9 +3,10 @@
  * `GET /mcp` opens a session's SSE stream, `DELETE /mcp` ends a session; `GET /healthz` says only "ok".
  *
  * Every /mcp request passes, in order: Host (on loopback) and Origin checks (403), bearer token (401, one body for
- * missing and wrong tokens), the caller's rate limit (429 + Retry-After), then a body read under a cap (413). Sessions
- * are stateful, one MCP `Server` each, owned by the token that opened them (another token gets 404, as for an
- * unknown id), capped in number (503 when full) and closed after an idle timeout.
+ * missing and wrong tokens), the caller's rate limit (429 + Retry-After), then a body read under a cap (413) and judged
+ * as JSON-RPC (400 with the JSON-RPC error, see `http-body.ts`). Sessions are stateful, one MCP `Server` each, owned
+ * by the token that opened them (another token gets 404, as for an unknown id), capped in number (503 when full) and
+ * closed after an idle timeout.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
