@@ -45,6 +45,7 @@ function instructionsFor(ids: readonly string[]): string {
   );
 }
 
+/** The answer to a call of a tool nobody serves: a categorized error that names the tools there are. */
 function unknownToolEnvelope(name: string): Envelope {
   return {
     ok: false,
@@ -54,7 +55,7 @@ function unknownToolEnvelope(name: string): Envelope {
     indexVersion: null,
     freshness: "base_commit",
     warnings: [],
-    data: { error: { category: "invalid_input", message: "unknown tool; tools/list names the available tools" } },
+    data: { error: { category: "invalid_input", message: `unknown tool; the tools are ${TOOLS.map((t) => t.name).join(", ")} (tools/list describes them)` } },
     evidence: [],
     truncated: false,
   };

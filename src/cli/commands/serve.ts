@@ -71,7 +71,7 @@ function watchIndexed(s: Setup): RepositoryWatcher {
 export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
   await ensureIndexed(s, opts);
   const server = createServer(await serverDeps(s));
-  const { closed } = await connectStdio(server);
+  const { closed } = await connectStdio(server, s.logger);
   const watcher = opts.watch ? watchIndexed(s) : null;
   await closed;
   watcher?.close();

@@ -8,7 +8,8 @@ import { isLoopbackHost, type BearerToken } from "../../config/http.js";
 
 const SECONDS_PER_MINUTE = 60;
 const MS_PER_SECOND = 1000;
-const JSONRPC_SERVER_ERROR = -32000;
+/** JSON-RPC's code for a refusal of the server's own making (the SDK's transports use it for HTTP-level refusals). */
+export const JSONRPC_SERVER_ERROR = -32000;
 const JSONRPC_PARSE_ERROR = -32700;
 
 /** Hostnames a browser sends in `Host` or `Origin` for this machine itself. */
@@ -19,13 +20,17 @@ const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::
  * of which check failed beyond the status. The same body for every request refused for the same reason.
  */
 export function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = JSONRPC_SERVER_ERROR): void {
+  sendErrorReplies(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
+}
+
+/** JSON-RPC error responses (one, or a batch's) sent with an HTTP error status. */
+export function sendErrorReplies(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
   res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers });
-  res.end(body);
+  res.end(JSON.stringify(payload));
 }
 
 export function sendParseError(res: ServerResponse): void {

@@ -5,6 +5,8 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { Logger } from "../../core/log.js";
 import type { ServedRepos } from "../../service/deps.js";
 import { createServer } from "../server.js";
+import type { RequestId } from "../jsonrpc-checks.js";
+import { GuardedTransport } from "./guarded.js";
 import { sendError } from "./http-guard.js";
 
 export const SESSION_HEADER = "mcp-session-id";
@@ -19,6 +21,10 @@ interface Session {
   owner: string;
   server: Server;
   transport: StreamableHTTPServerTransport;
+  /** What the server is connected to: the transport behind the params checks; it knows the negotiated version. */
+  guard: GuardedTransport;
+  /** Ids of the requests in progress: each POST's until its response closes. */
+  inFlight: Set<RequestId>;
   lastSeen: number;
   /** Requests in progress, an open SSE stream included: a session with any is never idle. */
   active: number;
@@ -54,13 +60,18 @@ export class SessionTable {
     return s && s.owner === caller ? s : null;
   }
 
-  /** Hands a request to its session's transport, counting it as activity until the response closes. */
-  async serve(s: Session, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+  /**
+   * Hands a request to its session's transport, counting it as activity, and the ids of the requests it carries as
+   * in progress, until the response closes.
+   */
+  async serve(s: Session, req: IncomingMessage, res: ServerResponse, body?: unknown, requestIds: readonly RequestId[] = []): Promise<void> {
     s.active += 1;
     s.lastSeen = this.o.now();
+    for (const id of requestIds) s.inFlight.add(id);
     res.once("close", () => {
       s.active -= 1;
       s.lastSeen = this.o.now();
+      for (const id of requestIds) s.inFlight.delete(id);
     });
     await s.transport.handleRequest(req, res, body);
   }
@@ -88,10 +99,11 @@ export class SessionTable {
       },
       onsessionclosed: () => this.drop(session!, "ended by the client"),
     });
-    session = { id: "", owner: caller, server, transport, lastSeen: this.o.now(), active: 0 };
+    const guard = new GuardedTransport(transport);
+    session = { id: "", owner: caller, server, transport, guard, inFlight: new Set(), lastSeen: this.o.now(), active: 0 };
     transport.onclose = () => this.drop(session!, "transport closed");
     try {
-      await server.connect(transport);
+      await server.connect(guard);
       await this.serve(session, req, res, body);
     } finally {
       this.opening -= 1;

@@ -3,19 +3,20 @@
  * `GET /mcp` opens a session's SSE stream, `DELETE /mcp` ends a session; `GET /healthz` says only "ok".
  *
  * Every /mcp request passes, in order: Host (on loopback) and Origin checks (403), bearer token (401, one body for
- * missing and wrong tokens), the caller's rate limit (429 + Retry-After), then a body read under a cap (413). Sessions
- * are stateful, one MCP `Server` each, owned by the token that opened them (another token gets 404, as for an
- * unknown id), capped in number (503 when full) and closed after an idle timeout.
+ * missing and wrong tokens), the caller's rate limit (429 + Retry-After), then a body read under a cap (413) and judged
+ * as JSON-RPC (400 with the JSON-RPC error, see `http-body.ts`). Sessions are stateful, one MCP `Server` each, owned
+ * by the token that opened them (another token gets 404, as for an unknown id), capped in number (503 when full) and
+ * closed after an idle timeout.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { isLoopbackHost, type HttpSettings } from "../../config/http.js";
 import { ConfigError } from "../../config/resolve.js";
 import { newCorrelationId, type Logger } from "../../core/log.js";
 import type { ServedRepos } from "../../service/deps.js";
 import { createServer } from "../server.js";
-import { RateLimiter, bearerOf, hostAllowed, matchToken, originAllowed, readJsonBody, sendError, sendParseError } from "./http-guard.js";
+import { judgeForSession, judgeOpening } from "./http-body.js";
+import { RateLimiter, bearerOf, hostAllowed, matchToken, originAllowed, readJsonBody, sendError, sendErrorReplies, sendParseError } from "./http-guard.js";
 import { SESSION_HEADER, SessionTable, sessionNotFound } from "./http-sessions.js";
 
 export const MCP_PATH = "/mcp";
@@ -120,7 +121,10 @@ function admit(r: Router, req: IncomingMessage, res: ServerResponse): string | n
   return caller;
 }
 
-/** A POST: the body read under its cap, then initialize opens a session and anything else goes to the caller's own. */
+/**
+ * A POST: the body read under its cap and judged as JSON-RPC (an invalid one is answered 400 here), then a lone
+ * initialize opens a session and anything else goes to the caller's own.
+ */
 async function routePost(r: Router, caller: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const read = await readJsonBody(req, r.settings.maxRequestBytes);
   if (!read.ok) {
@@ -129,13 +133,19 @@ async function routePost(r: Router, caller: string, req: IncomingMessage, res: S
     return;
   }
   if (req.headers[SESSION_HEADER] === undefined) {
-    if (isInitializeRequest(read.body)) await r.sessions.open(caller, req, res, read.body);
-    else sendError(res, 400, "Bad Request: no session; send initialize first");
+    const opening = judgeOpening(read.body);
+    if (opening.kind === "answer") sendErrorReplies(res, 400, opening.payload);
+    else await r.sessions.open(caller, req, res, read.body);
     return;
   }
   const s = r.sessions.of(req, caller);
-  if (s) await r.sessions.serve(s, req, res, read.body);
-  else sessionNotFound(res);
+  if (!s) {
+    sessionNotFound(res);
+    return;
+  }
+  const judged = judgeForSession(read.body, s.guard.protocolVersion, (id) => s.inFlight.has(id));
+  if (judged.kind === "answer") sendErrorReplies(res, 400, judged.payload);
+  else await r.sessions.serve(s, req, res, read.body, judged.requestIds);
 }
 
 /** `/mcp`: origin, token, rate limit, then POST (JSON-RPC), GET (a session's SSE stream) or DELETE (end a session). */
