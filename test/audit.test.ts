@@ -32,6 +32,10 @@ describe("audit log: one record per tool call, hashes not queries", () => {
 
   test("the same arguments hash the same whatever their order; different ones differ", () => {
     assert.equal(queryHash({ a: 1, b: [1, { c: 2, d: 3 }] }), queryHash({ b: [1, { d: 3, c: 2 }], a: 1 }));
+    // Arguments nested far deeper than any tool takes hash without exhausting the stack.
+    let deep: unknown = "leaf";
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    assert.match(queryHash({ arguments: deep }), /^sha256:[0-9a-f]{64}$/);
     assert.notEqual(queryHash({ query: "a" }), queryHash({ query: "b" }));
   });
 

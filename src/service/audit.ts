@@ -14,6 +14,8 @@ export interface CallMeta {
 
 const MAX_META_ID_CHARS = 200;
 const PREVIEW_CHARS = 160;
+/** Deeper than any tool argument goes (the transports refuse more than 64 levels; the CLI and in-process callers do not). */
+const MAX_CANONICAL_DEPTH = 64;
 
 export function callMetaFrom(meta: Record<string, unknown> | undefined): CallMeta {
   const pick = (...keys: string[]): string | undefined => {
@@ -29,11 +31,13 @@ export function callMetaFrom(meta: Record<string, unknown> | undefined): CallMet
 }
 
 /** JSON with object keys sorted, so the same arguments always hash the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+function canonical(value: unknown, depth = 0): string {
+  // Arguments nested deeper than any tool takes are hashed as a marker: recursion stays bounded whatever arrives.
+  if (depth > MAX_CANONICAL_DEPTH) return '"[nested too deep]"';
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, depth + 1)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
