@@ -92,6 +92,36 @@ describe("search_code ranks questions, issue text and stack traces (hybrid ranki
     assert.equal((related.stats.abstention as { noLocalEvidence: boolean }).noLocalEvidence, false);
   });
 
+  test("a whole issue text is ranked, never rejected; past 64 KiB it is cut with a warning", async () => {
+    const issue = `Quotes that expired are still accepted at checkout.\n\n${"Environment: Java 17, Linux x86_64, pricing service build 4.2.1\n".repeat(400)}`;
+    assert.ok(issue.length > 20_000);
+    const { groups, env } = await search(issue);
+    assert.ok(groups.length > 0);
+    assert.ok(!env.warnings.some((w) => w.code === "query_trimmed"));
+    const huge = await search(`where do we validate quote expiration\n${"x ".repeat(40_000)}`);
+    assert.equal(huge.groups[0]!.path, SERVICE);
+    assert.ok(huge.env.warnings.some((w) => w.code === "query_trimmed" && /first 65536/.test(w.message)));
+  });
+
+  test("a literal or regex longer than 4096 characters is refused with a hint, not cut", async () => {
+    for (const extra of [{ mode: "lexical" }, { regex: true }]) {
+      const env = await h.call("search_code", { query: "a".repeat(5000), ...extra });
+      assert.equal(env.ok, false);
+      assert.equal((env.data.error as { category: string }).category, "query_rejected");
+    }
+    // In hybrid mode the same text is ranked instead.
+    const env = await h.call("search_code", { query: "a".repeat(5000) });
+    assert.equal(env.ok, true, JSON.stringify(env.data));
+  });
+
+  test("query terms are chosen by how few files hold them, not by their length", async () => {
+    // Forty-five long words no file holds, and one short word only the Go limiter holds: by length the short word
+    // would be left out of the first stage; by rarity the absent words are dropped and it decides.
+    const absent = Array.from({ length: 45 }, (_, i) => `photosynthesis${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`);
+    const { groups } = await search(`${absent.join(" ")} mutex`);
+    assert.equal(groups[0]?.path, LIMITER, groups.map((g) => g.path).join(", "));
+  });
+
   test("every hit is evidence with its retrieval method", async () => {
     const { env } = await search("rate limiter allows too many requests");
     assert.ok(env.evidence.length > 0);

@@ -28,6 +28,8 @@ const READ_BUDGET_BYTES = 4 * 1024 * 1024;
 const SCAN_BUDGET_BYTES = 256 * 1024 * 1024;
 const MAX_HITS_PER_FILE = 5;
 const MAX_MATCHES_COUNTED_PER_FILE = 1000;
+/** Longest literal or regular expression searched as written; hybrid mode ranks anything longer. */
+const MAX_EXACT_QUERY_CHARS = 4096;
 
 export type SearchMode = "lexical" | "symbol" | "hybrid";
 export type MatchType = "lexical_exact" | "lexical_regex" | "symbol_definition" | "lexical_and_symbol" | RankedMatchType;
@@ -160,9 +162,18 @@ function hitsFor(c: Candidate, lexicalType: MatchType): SearchHit[] {
 export async function searchCode(ctx: QueryContext, input: SearchInput): Promise<QueryResult<SearchResultGroup>> {
   if (input.query.trim().length === 0) throw new QueryError("invalid_input", "query must not be empty");
   const mode = input.mode ?? "hybrid";
-  const natural = mode === "hybrid" && !input.regex && looksNatural(input.query);
+  const tooLongForExact = input.query.length > MAX_EXACT_QUERY_CHARS;
+  // A long text in hybrid mode is ranked, whatever it looks like; in the exact modes it is refused, never cut.
+  if (tooLongForExact && (mode !== "hybrid" || input.regex)) {
+    throw new QueryError(
+      "query_rejected",
+      `a ${mode}${input.regex ? " regex" : ""} query is at most ${MAX_EXACT_QUERY_CHARS} characters (this one has ${input.query.length})`,
+      "search for a shorter, distinctive part of it, or use mode hybrid without regex to rank by the whole text",
+    );
+  }
+  const natural = mode === "hybrid" && !input.regex && (tooLongForExact || looksNatural(input.query));
   // Prose, an issue or a trace goes straight to ranking; a short phrase is first looked for as written.
-  if (natural && !looksLikeProse(input.query)) {
+  if (natural && !tooLongForExact && !looksLikeProse(input.query)) {
     const exact = await exactSearch(ctx, input, mode);
     return exact.items.length > 0 ? exact : naturalSearch(ctx, input);
   }

@@ -3,10 +3,15 @@ import { searchCode } from "../../query/search.js";
 import { defineTool, toToolOutput } from "../../service/tool.js";
 import { maxResultsSchema, pathGlobsSchema } from "./common.js";
 
-const MAX_QUERY_CHARS = 1000;
+/** The longest query taken: a whole issue, log or trace fits many times over (ranking reads its first 64 KiB). */
+const MAX_QUERY_CHARS = 1024 * 1024;
 
 export const searchCodeSchema = z.strictObject({
-  query: z.string().min(1).max(MAX_QUERY_CHARS).describe("Text to find: a substring (default) or a regular expression with regex: true"),
+  query: z
+    .string()
+    .min(1)
+    .max(MAX_QUERY_CHARS)
+    .describe("Text to find: a substring, a regular expression with regex: true, or in hybrid mode a question, a whole issue, a log or a stack trace"),
   mode: z
     .enum(["hybrid", "lexical", "symbol"])
     .default("hybrid")

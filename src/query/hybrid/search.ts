@@ -63,6 +63,10 @@ const SNIPPET_LINES = 12;
 const MAX_RESULTS_DEFAULT = 10;
 /** Terms sent to the first stage: an issue text can be long, and the rarest words matter most. */
 const MAX_QUERY_TERMS = 40;
+/** Distinct query terms whose document frequency is looked up (in query order); an issue's own words come first. */
+const MAX_DF_LOOKUPS = 400;
+/** Characters of a query that ranking reads: a long issue with its logs; beyond it the text is cut with a warning. */
+const MAX_RANKED_QUERY_CHARS = 64 * 1024;
 const MAX_EXPANSIONS = 12;
 /** Files a path mention or frame may resolve to (a suffix can be ambiguous). */
 const MAX_PATH_MATCHES = 3;
@@ -88,11 +92,11 @@ const round = (n: number): number => Math.round(n * 1000) / 1000;
  * repository's own embedding re-rank them; each hit comes with its best span and every part of its score.
  */
 export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput): Promise<QueryResult<RankedHit> & { abstention: Abstention }> {
-  const q = parseQuery(input.query);
+  const warnings: Warning[] = [];
+  const q = parseQuery(trimmedQuery(input.query, warnings));
   const maxResults = Math.min(input.maxResults ?? MAX_RESULTS_DEFAULT, ctx.policy.maxSearchResults);
   const includeGenerated = input.includeGenerated ?? ctx.policy.includeGeneratedFilesByDefault;
   const pathFilter = compilePathGlobs(input.paths);
-  const warnings: Warning[] = [];
   const accs = new Map<string, Acc>();
   const acc = (path: string, file: FileRow | null, fileId: number | null): Acc => {
     let a = accs.get(path);
@@ -111,7 +115,7 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
   if (input.strategy === "hybrid_semantic" && !semantic) {
     warnings.push({ code: "semantic_unavailable", message: "this index has no embedding model; ranked without the semantic signal (reindex to train one)" });
   }
-  const terms = rarestFirst(q.terms).slice(0, MAX_QUERY_TERMS);
+  const terms = await rarestTerms(ctx, q.terms);
   const weighted = terms.map((term) => ({ term, weight: 1 }));
   if (semantic) {
     for (const e of expandQuery(semantic.model, terms).slice(0, MAX_EXPANSIONS)) weighted.push({ term: e.term, weight: W.expansion * e.weight });
@@ -195,10 +199,32 @@ async function denseFor(semantic: LoadedSemantic, terms: string[], input: Ranked
   }
 }
 
-/** Query terms that occur in fewer files first: an issue text's rare words say more than its common ones. */
-function rarestFirst(terms: string[]): string[] {
-  // Without document frequencies at hand, longer terms are the better guess for rarer ones.
-  return [...terms].sort((a, b) => b.length - a.length);
+/**
+ * The query terms sent to the first stage: the MAX_QUERY_TERMS that occur in the fewest files (an issue text's rare
+ * words say more than its common ones, and a pasted environment listing's package names are common in no file),
+ * looked up by document frequency among the first MAX_DF_LOOKUPS distinct terms in query order; terms no file holds
+ * cannot match and are dropped. Ties keep query order.
+ */
+async function rarestTerms(ctx: QueryContext, terms: string[]): Promise<string[]> {
+  if (terms.length === 0) return [];
+  const asked = terms.slice(0, MAX_DF_LOOKUPS);
+  const { documentFrequency } = await ctx.store.termStats(ctx.index.id, asked);
+  return asked
+    .map((term, i) => ({ term, i, df: documentFrequency[i] ?? 0 }))
+    .filter((t) => t.df > 0)
+    .sort((a, b) => a.df - b.df || a.i - b.i)
+    .slice(0, MAX_QUERY_TERMS)
+    .map((t) => t.term);
+}
+
+/** The first MAX_RANKED_QUERY_CHARS of a query (what ranking reads), with a warning when the rest was left out. */
+function trimmedQuery(query: string, warnings: Warning[]): string {
+  if (query.length <= MAX_RANKED_QUERY_CHARS) return query;
+  warnings.push({
+    code: "query_trimmed",
+    message: `the query has ${query.length} characters; ranking read the first ${MAX_RANKED_QUERY_CHARS} (put the issue's own words first, logs after)`,
+  });
+  return query.slice(0, MAX_RANKED_QUERY_CHARS);
 }
 
 function isAllowed(ctx: QueryContext, f: FileRow, includeGenerated: boolean): boolean {
