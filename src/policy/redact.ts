@@ -3,9 +3,13 @@
  * surrounding text (key names, quotes, headers, a URL's host) stays so the agent still sees the shape of the code.
  *
  * In order: private key blocks and Kubernetes Secret manifests (`secret-blocks.ts`), provider token formats
- * (`secret-formats.ts`), credentials in URLs, secrets named by their key (`secret-assignments.ts`: provider keys,
+ * (`secret-formats/`), credentials in URLs, secrets named by their key (`secret-assignments.ts`: provider keys,
  * secret-named keys, random values under credential keys) and random-looking values in configuration lines.
  * Specific token formats favour recall; the key-based rules favour precision.
+ *
+ * Literal pre-checks keep ordinary text cheap: a token format runs only where one of its hints occurs (all found in
+ * one pass, `secret-formats/hints.ts`), the keyed pass only where a credential word or a provider's name does. They
+ * skip work and never change a result: `RedactOptions.prefilter: false` turns them off, and the tests compare.
  *
  * Guarantees, each tested: every pattern run over a whole text is linear (bounded repetitions, none nested); the
  * line count is preserved; redacting already-redacted text changes nothing and reports nothing; every redaction
@@ -114,10 +118,8 @@ export function redactText(text: string, options: RedactOptions = {}): RedactRes
   out = redactAssignments(out, bumps === bumpsAtLower ? lower : out.toLowerCase(), bump, prefilter);
   out = redactHighEntropy(out, bump);
 
-  const redactions = REDACTION_REASONS.filter((r) => counts.has(r)).map((reason) => ({
-    reason,
-    count: counts.get(reason) ?? 0,
-  }));
+  const redactions =
+    counts.size === 0 ? [] : REDACTION_REASONS.filter((r) => counts.has(r)).map((reason) => ({ reason, count: counts.get(reason) ?? 0 }));
   return { text: out, redacted: redactions.length > 0, redactions };
 }
 
