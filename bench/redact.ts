@@ -1,14 +1,17 @@
 /**
  * `npm run bench:redact`: how long the secret redactor (src/policy/redact.ts) takes, printed, never asserted and
- * not written to BENCHMARKS.md. Three views:
+ * not written to BENCHMARKS.md. Four views:
  *
  * - throughput on ordinary text (source, config, prose) at 10 KB, 100 KB and 1 MB, and the ratio between sizes
  *   (a linear redactor takes ~10x for 10x the text);
+ * - answers of source code (this repository's files as a JSON string, as a tool answer carries them) at 2 KB, 20 KB
+ *   and 100 KB, with the literal pre-checks and without them (every rule run on every text);
  * - the adversarial inputs of test/redact.test.ts at n and 2n characters (ratio ~2 when linear);
  * - per-call cost on many short strings, as the projection calls it on every string of an answer.
  *
  * Each figure is the median of several runs on this machine.
  */
+import { readFileSync } from "node:fs";
 import { redactText } from "../src/policy/redact.js";
 
 const RUNS = 5;
@@ -40,6 +43,12 @@ function ordinary(size: number): string {
   return ORDINARY.repeat(Math.ceil(size / ORDINARY.length)).slice(0, size);
 }
 
+/** This repository's sources as one text: what search and slice answers carry. */
+function sourceText(): string {
+  const files = ["src/query/search.ts", "src/query/change-impact.ts", "src/store/sqlite/sqlite-store.ts", "src/cli/options.ts", "README.md"];
+  return files.map((f) => readFileSync(new URL(`../${f}`, import.meta.url), "utf8")).join("\n");
+}
+
 const ADVERSARIAL: Record<string, (n: number) => string> = {
   "long identifier run": (n) => "a".repeat(n),
   "secret keys without values": (n) => "password=".repeat(n / 9),
@@ -60,6 +69,15 @@ function main(): void {
     const ratio = previous > 0 ? ` (x${(ms / previous).toFixed(1)} for x10 text)` : "";
     console.log(`  ${String(size).padStart(9)} chars  ${ms.toFixed(1).padStart(8)} ms  ${(size / 1e6 / (ms / 1000)).toFixed(1)} MB/s${ratio}`);
     previous = ms;
+  }
+  console.log("answers of source code, as JSON (pre-checks on / off)");
+  const source = sourceText();
+  for (const size of [2_000, 20_000, 100_000]) {
+    const answer = JSON.stringify({ snippet: source.slice(0, size) });
+    for (let i = 0; i < 20; i++) redactText(answer); // warm up: the server redacts every string of every answer
+    const on = time(() => redactText(answer));
+    const off = time(() => redactText(answer, { prefilter: false }));
+    console.log(`  ${String(size).padStart(9)} chars  ${on.toFixed(2).padStart(8)} ms  ${off.toFixed(2).padStart(8)} ms without pre-checks`);
   }
   console.log("adversarial inputs (200k and 400k characters)");
   for (const [name, make] of Object.entries(ADVERSARIAL)) {

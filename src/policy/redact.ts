@@ -3,19 +3,24 @@
  * surrounding text (key names, quotes, headers, a URL's host) stays so the agent still sees the shape of the code.
  *
  * In order: private key blocks and Kubernetes Secret manifests (`secret-blocks.ts`), provider token formats
- * (`secret-formats.ts`), credentials in URLs, secrets named by their key (`secret-assignments.ts`: provider keys,
+ * (`secret-formats/`), credentials in URLs, secrets named by their key (`secret-assignments.ts`: provider keys,
  * secret-named keys, random values under credential keys) and random-looking values in configuration lines.
  * Specific token formats favour recall; the key-based rules favour precision.
+ *
+ * Literal pre-checks keep ordinary text cheap: a token format runs only where one of its hints occurs (all found in
+ * one pass, `secret-formats/hints.ts`), the keyed pass only where a credential word or a provider's name does. They
+ * skip work and never change a result: `RedactOptions.prefilter: false` turns them off, and the tests compare.
  *
  * Guarantees, each tested: every pattern run over a whole text is linear (bounded repetitions, none nested); the
  * line count is preserved; redacting already-redacted text changes nothing and reports nothing; every redaction
  * is counted under a stable reason id (`REDACTION_REASONS`).
  */
-import { ASSIGNMENT, ENTROPY_LINE, redactAssignments, redactHighEntropy } from "./secret-assignments.js";
+import { ASSIGNMENT, ENTROPY_LINE, SECRETISH_KEY, redactAssignments, redactHighEntropy } from "./secret-assignments.js";
 import { PRIVATE_KEY_BEGIN, redactKubernetesSecrets, redactPrivateKeys } from "./secret-blocks.js";
+import { HINT_PATTERN, hintedFormats } from "./secret-formats/hints.js";
 import { TOKEN_FORMATS, type TokenFormat } from "./secret-formats/index.js";
 import { isPlaceholder } from "./secret-keys.js";
-import { PROVIDER_KEYS } from "./secret-providers.js";
+import { PROVIDER_KEYS, PROVIDER_NAME, PROVIDER_WORD } from "./secret-providers.js";
 import { REDACTED, REDACTION_REASONS, type RedactionReason } from "./redaction-reasons.js";
 
 export { REDACTED, REDACTION_REASONS, type RedactionReason };
@@ -60,8 +65,7 @@ const COMPILED: readonly CompiledFormat[] = TOKEN_FORMATS.map((format) => ({
   re: new RegExp(format.source, format.ignoreCase === true ? "gi" : "g"),
 }));
 
-function redactTokenFormat(text: string, lowerText: string, c: CompiledFormat, bump: (r: RedactionReason) => void): string {
-  if (!c.format.hints.some((h) => lowerText.includes(h))) return text;
+function redactTokenFormat(text: string, c: CompiledFormat, bump: (r: RedactionReason) => void): string {
   c.re.lastIndex = 0;
   return text.replace(c.re, (...args: unknown[]) => {
     const match = args[0] as string;
@@ -74,26 +78,48 @@ function redactTokenFormat(text: string, lowerText: string, c: CompiledFormat, b
   });
 }
 
+/** Runs the token formats in order; with `prefilter`, only those with a hint in `lower` (the text, lower-cased). */
+function redactTokenFormats(text: string, lower: string, prefilter: boolean, bump: (r: RedactionReason) => void): string {
+  const hinted = prefilter ? hintedFormats(lower) : undefined;
+  let out = text;
+  COMPILED.forEach((c, i) => {
+    if (hinted === undefined || hinted[i] === 1) out = redactTokenFormat(out, c, bump);
+  });
+  return out;
+}
+
+export interface RedactOptions {
+  /**
+   * True (the default): rules run only on texts that hold their literal pre-conditions (a format's hints, a
+   * credential word or provider name in a key). False runs every rule on every text: the reference the tests hold
+   * the pre-checks to, since a pre-check may skip work but never change a result.
+   */
+  prefilter?: boolean;
+}
+
 /** Replaces secret-looking values in `text` with `[REDACTED]` and says how many of each reason it replaced. */
-export function redactText(text: string): RedactResult {
+export function redactText(text: string, options: RedactOptions = {}): RedactResult {
   if (text.length < MIN_SECRET_TEXT) return { text, redacted: false, redactions: [] };
+  const prefilter = options.prefilter !== false;
   const counts = new Map<RedactionReason, number>();
+  let bumps = 0;
   const bump = (reason: RedactionReason): void => {
     counts.set(reason, (counts.get(reason) ?? 0) + 1);
+    bumps++;
   };
 
   let out = redactPrivateKeys(text, bump);
   out = redactKubernetesSecrets(out, bump);
   const lower = out.toLowerCase();
-  for (const c of COMPILED) out = redactTokenFormat(out, lower, c, bump);
+  const bumpsAtLower = bumps;
+  out = redactTokenFormats(out, lower, prefilter, bump);
   out = redactUrlCredentials(out, bump);
-  out = redactAssignments(out, out.toLowerCase(), bump);
+  // Every change bumps a count: with none since, `lower` still is the text lower-cased.
+  out = redactAssignments(out, bumps === bumpsAtLower ? lower : out.toLowerCase(), bump, prefilter);
   out = redactHighEntropy(out, bump);
 
-  const redactions = REDACTION_REASONS.filter((r) => counts.has(r)).map((reason) => ({
-    reason,
-    count: counts.get(reason) ?? 0,
-  }));
+  const redactions =
+    counts.size === 0 ? [] : REDACTION_REASONS.filter((r) => counts.has(r)).map((reason) => ({ reason, count: counts.get(reason) ?? 0 }));
   return { text: out, redacted: redactions.length > 0, redactions };
 }
 
@@ -117,8 +143,12 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
 /** Every regex the redactor runs over a whole text (not over one short key or value): all must stay linear. */
 export const WHOLE_TEXT_PATTERNS: readonly string[] = [
   PRIVATE_KEY_BEGIN,
+  HINT_PATTERN,
   ...TOKEN_FORMATS.map((f) => f.source),
   URL_CREDENTIALS,
+  SECRETISH_KEY.source,
+  PROVIDER_NAME,
+  PROVIDER_WORD,
   ASSIGNMENT,
   ENTROPY_LINE.source,
 ];

@@ -20,7 +20,7 @@ import {
   keyWords,
   looksRandom,
 } from "./secret-keys.js";
-import { matchProvider, providersIn, type ProviderKey } from "./secret-providers.js";
+import { matchProvider, mayNameProvider, providersNamedIn, type ProviderKey } from "./secret-providers.js";
 
 type Bump = (reason: RedactionReason) => void;
 
@@ -63,7 +63,7 @@ const ENV_STYLE_KEY = /^[A-Z][A-Z0-9_]*$/;
 const TRAILING_PUNCTUATION = /[.,;:)\]}]+$/;
 
 /** Cheap pre-check on a key: it cannot name a secret (strongly or weakly) without one of these. */
-const SECRETISH_KEY = /pass|pwd|secret|token|key|cred|auth|access|api|sig|salt|hmac|seed/i;
+export const SECRETISH_KEY = /pass|pwd|secret|token|key|cred|auth|access|api|sig|salt|hmac|seed/i;
 
 /** Random-looking values under credential-asking keys: length bounds and entropy floor (bits per character). */
 const MIN_WEAK_VALUE = 16;
@@ -120,13 +120,22 @@ interface Verdict {
   secret: string;
 }
 
-function judge(text: string, offset: number, match: string, g: Groups, providers: readonly ProviderKey[]): Verdict | null {
+/** How `judge` looks at one text: which providers the text names, and whether the pre-checks apply. */
+interface Scope {
+  namedInText: (p: ProviderKey) => boolean;
+  prefilter: boolean;
+}
+
+function judge(text: string, offset: number, match: string, g: Groups, scope: Scope): Verdict | null {
   const quoted = g.dq ?? g.sq ?? g.bq;
   const value = quoted ?? g.bare ?? "";
   if (value.length < MIN_GENERIC_SECRET_LENGTH || value.includes(REDACTED)) return null;
   if (g.sep === "=>" && g.kq === "" && text[offset - 1] !== ":") return null; // an arrow function, not a hash entry
+  // Pre-check: a key without a provider's name cannot match one; without a credential word, no other rule applies.
+  const mayProvider = !scope.prefilter || mayNameProvider(g.key);
+  if (!mayProvider && !SECRETISH_KEY.test(g.key)) return null;
   const trimmed = quoted === undefined ? value.replace(TRAILING_PUNCTUATION, "") : value;
-  const provider = matchProvider(providers, g.key, trimmed);
+  const provider = mayProvider ? matchProvider(scope.namedInText, g.key, trimmed) : undefined;
   if (provider !== undefined && (g.sep !== "," || g.kq !== "")) return { reason: provider.reason, secret: trimmed };
 
   if (!SECRETISH_KEY.test(g.key)) return null;
@@ -146,23 +155,33 @@ function judge(text: string, offset: number, match: string, g: Groups, providers
   return null;
 }
 
-/** Redacts secrets assigned to keys that name them (see the module comment). */
-export function redactAssignments(text: string, lowerText: string, bump: Bump): string {
+const ASSIGNMENT_RE = new RegExp(ASSIGNMENT, "g");
+
+/**
+ * Redacts secrets assigned to keys that name them (see the module comment). `lowerText` is `text` lower-cased;
+ * `prefilter` false turns the literal pre-checks off (see `RedactOptions`).
+ */
+export function redactAssignments(text: string, lowerText: string, bump: Bump, prefilter = true): string {
   if (!/[:=,]/.test(text)) return text;
-  const providers = providersIn(lowerText);
-  const re = new RegExp(ASSIGNMENT, "g");
-  return text.replace(re, (...args: unknown[]) => {
-    const match = args[0] as string;
-    const groups = args[args.length - 1] as Groups;
-    const offset = args[args.length - 3] as number;
-    const verdict = judge(text, offset, match, groups, providers);
-    if (verdict === null) return match;
+  // A key is part of the text: with no credential word and no provider named anywhere, no key can qualify.
+  if (prefilter && !SECRETISH_KEY.test(text) && !mayNameProvider(text, lowerText)) return text;
+  const scope: Scope = { namedInText: providersNamedIn(lowerText), prefilter };
+  let out = "";
+  let done = 0;
+  ASSIGNMENT_RE.lastIndex = 0;
+  for (let m = ASSIGNMENT_RE.exec(text); m !== null; m = ASSIGNMENT_RE.exec(text)) {
+    const match = m[0];
+    const groups = m.groups as unknown as Groups;
+    const verdict = judge(text, m.index, match, groups, scope);
+    if (verdict === null) continue;
     bump(verdict.reason);
     const quoted = groups.dq ?? groups.sq ?? groups.bq;
     const valueLength = (quoted ?? groups.bare ?? "").length;
-    const valueStart = match.length - valueLength - (quoted === undefined ? 0 : 1);
-    return match.slice(0, valueStart) + REDACTED + match.slice(valueStart + verdict.secret.length);
-  });
+    const valueStart = m.index + match.length - valueLength - (quoted === undefined ? 0 : 1);
+    out += text.slice(done, valueStart) + REDACTED;
+    done = valueStart + verdict.secret.length;
+  }
+  return done === 0 ? text : out + text.slice(done); // a redaction ends past its key: `done` > 0 once one happened
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -108,19 +108,63 @@ const PUBLIC_PROVIDER_WORDS: ReadonlySet<string> = new Set(
   "sha sha1 sha256 commit hash digest checksum integrity rev revision etag version url uri host hostname endpoint path file dir region site env".split(" "),
 );
 
-/** Providers named somewhere in `lowerText` (separators ignored): the candidates for this text, usually none. */
-export function providersIn(lowerText: string): ProviderKey[] {
-  const squashed = lowerText.replace(/[_\-. ]/g, "");
-  return PROVIDER_KEYS.filter((p) => p.names.some((n) => squashed.includes(n)) || (p.words ?? []).some((w) => lowerText.includes(w)));
+/** Any provider's name (all are lower-case letters and digits). */
+export const PROVIDER_NAME = [...new Set(PROVIDER_KEYS.flatMap((p) => p.names))].join("|");
+const PROVIDER_NAME_RE = new RegExp(PROVIDER_NAME);
+
+/** A letter in either case (`[dD]`); a digit as is. */
+const eitherCase = (ch: string): string => (/[a-z]/.test(ch) ? `[${ch}${ch.toUpperCase()}]` : ch);
+
+/**
+ * Regex source for a provider's word (lower-case) where it can be a whole word of a key (see `keyWords`): after no
+ * letter or digit, or from an upper-case letter (a camel-case boundary); and before no lower-case letter or digit.
+ */
+function asKeyWord(word: string): string {
+  const [first = "", ...rest] = word;
+  const start = /[a-z]/.test(first) ? `(?:(?<![A-Za-z0-9])${eitherCase(first)}|${first.toUpperCase()})` : `(?<![A-Za-z0-9])${first}`;
+  return `${start}${rest.map(eitherCase).join("")}(?![a-z0-9])`;
 }
 
-/** The provider whose name is in `key` and whose shape `value` has, if any. */
-export function matchProvider(candidates: readonly ProviderKey[], key: string, value: string): ProviderKey | undefined {
-  if (candidates.length === 0) return undefined;
+export const PROVIDER_WORD = PROVIDER_KEYS.flatMap((p) => p.words ?? []).map(asKeyWord).join("|");
+const PROVIDER_WORD_RE = new RegExp(PROVIDER_WORD);
+
+/**
+ * Whether `text` (a key or a whole text; `lower` is it lower-cased) may name a provider the way `matchProvider`
+ * reads a key: a name once the characters a key has besides letters and digits (`_ $ . -`) are dropped (what is
+ * left of a key is its `keyWords` joined), or a word where a key's word can stand. A key without either matches no
+ * provider, whatever its value; a text without either holds no such key.
+ */
+export function mayNameProvider(text: string, lower = text.toLowerCase()): boolean {
+  return PROVIDER_WORD_RE.test(text) || PROVIDER_NAME_RE.test(lower.replace(/[_$.\-]/g, ""));
+}
+
+/**
+ * Whether a provider is named somewhere in `lowerText` (separators ignored): only those count as candidates for
+ * the text's keys. Decided per provider on first ask, since usually no key names one.
+ */
+export function providersNamedIn(lowerText: string): (p: ProviderKey) => boolean {
+  let squashed: string | undefined;
+  const named = new Map<ProviderKey, boolean>();
+  return (p) => {
+    let yes = named.get(p);
+    if (yes === undefined) {
+      const text = (squashed ??= lowerText.replace(/[_\-. ]/g, ""));
+      yes = p.names.some((n) => text.includes(n)) || (p.words ?? []).some((w) => lowerText.includes(w));
+      named.set(p, yes);
+    }
+    return yes;
+  };
+}
+
+/** The first provider (in `PROVIDER_KEYS` order) named in `key` and in the text, whose shape `value` has, if any. */
+export function matchProvider(namedInText: (p: ProviderKey) => boolean, key: string, value: string): ProviderKey | undefined {
   const words = keyWords(key);
   if (words.some((w) => PUBLIC_PROVIDER_WORDS.has(w))) return undefined;
   const squashed = words.join("");
-  return candidates.find(
-    (p) => (p.names.some((n) => squashed.includes(n)) || (p.words ?? []).some((w) => words.includes(w))) && p.values.some((re) => re.test(value)),
+  return PROVIDER_KEYS.find(
+    (p) =>
+      (p.names.some((n) => squashed.includes(n)) || (p.words ?? []).some((w) => words.includes(w))) &&
+      p.values.some((re) => re.test(value)) &&
+      namedInText(p),
   );
 }

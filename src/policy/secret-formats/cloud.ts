@@ -1,5 +1,5 @@
 /** Cloud providers: AWS, Google Cloud, Azure, presigned URLs and the smaller clouds. */
-import { B, E, B_ALNUM, E_ALNUM, B64_END, SP, type TokenFormat } from "./format.js";
+import { B, E, B_ALNUM, E_ALNUM, B64_END, SP, withSeparators, type TokenFormat } from "./format.js";
 
 export const CLOUD: readonly TokenFormat[] = [
   {
@@ -11,14 +11,14 @@ export const CLOUD: readonly TokenFormat[] = [
   {
     id: "aws-secret-access-key",
     reason: "aws-secret-access-key",
-    hints: ["secret"],
+    hints: [...withSeparators("aws", "secret"), ...withSeparators("secret", "access")],
     source: String.raw`((?:aws[_.\-]?secret[_.\-]?(?:access[_.\-]?)?key|secret[_.\-]?access[_.\-]?key)["']?${SP}(?::=|=>|:|=)${SP}["']?)[A-Za-z0-9/+]{40}${B64_END}`,
     ignoreCase: true,
   },
   {
     id: "aws-session-token",
     reason: "aws-session-token",
-    hints: ["token"],
+    hints: [...withSeparators("session", "token"), ...withSeparators("security", "token")],
     source: String.raw`((?:x-amz-)?(?:aws[_.\-]?)?(?:session|security)[_.\-]?token["']?${SP}(?::=|=>|:|=)${SP}["']?)[A-Za-z0-9/+%]{100,4000}={0,2}${B64_END}`,
     ignoreCase: true,
   },

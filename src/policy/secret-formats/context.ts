@@ -51,7 +51,7 @@ export const CONTEXTUAL: readonly TokenFormat[] = [
     id: "api-key-header",
     reason: "http-auth-credentials",
     // Dashed header names in requests and curl lines: `X-Api-Key: <key>`, `Private-Token: <token>`.
-    hints: ["-key", "-token", "-secret"],
+    hints: ["api-key", "auth-token", "access-token", "private-token", "api-token", "api-secret", "client-secret"],
     source: String.raw`((?<![A-Za-z0-9_\-])(?:X-[A-Za-z]{1,20}-|X-|[A-Za-z]{1,20}-)?(?:Api-Key|Auth-Token|Access-Token|Private-Token|Api-Token|Api-Secret|Client-Secret)${SP}:${SP})[A-Za-z0-9_\-.=+/~]{8,4096}(?![A-Za-z0-9_\-.=+/~])`,
     ignoreCase: true,
     accept: (s) => !isPlaceholderValue(s),

@@ -30,6 +30,11 @@ export const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 /** Up to this many spaces or tabs around a separator. */
 export const SP = String.raw`[^\S\r\n]{0,20}`;
 
+/** Hints for `a[_.\-]?b`: the two words joined by each separator the pattern allows, or none. */
+export const withSeparators = (a: string, b: string): string[] => ["", "_", ".", "-"].map((sep) => `${a}${sep}${b}`);
+/** Hints for a literal next to one digit: `eachDigit((d) => \`-us${d}\`)`. */
+export const eachDigit = (hint: (digit: string) => string): string[] => [..."0123456789"].map(hint);
+
 export const hasDigit = (s: string): boolean => /[0-9]/.test(s);
 export const mixedCaseWithDigit = (s: string): boolean => /[0-9]/.test(s) && /[a-z]/.test(s) && /[A-Z]/.test(s);
 

@@ -1,5 +1,5 @@
 /** AI providers, messaging, payments and webhooks: OpenAI, Anthropic, Stripe, Twilio, SendGrid, Slack, ... */
-import { B, E, B_ALNUM, E_ALNUM, UUID, hasDigit, type TokenFormat } from "./format.js";
+import { B, E, B_ALNUM, E_ALNUM, UUID, eachDigit, hasDigit, type TokenFormat } from "./format.js";
 
 export const AI_PROVIDERS: readonly TokenFormat[] = [
   {
@@ -75,7 +75,7 @@ export const MESSAGING_AND_PAYMENTS: readonly TokenFormat[] = [
   {
     id: "mailchimp-key",
     reason: "email-provider-key",
-    hints: ["-us"],
+    hints: eachDigit((d) => `-us${d}`),
     source: `${B}[0-9a-f]{32}-us[0-9]{1,2}${E}`,
   },
   {
@@ -149,7 +149,7 @@ export const MESSAGING_AND_PAYMENTS: readonly TokenFormat[] = [
   {
     id: "facebook-token",
     reason: "social-token",
-    hints: ["eaam", "eaac", "|", "%7c"],
+    hints: ["eaam", "eaac", "%7c", ...eachDigit((d) => `${d}|`)],
     source: String.raw`${B}(?:EAA[MC][A-Za-z0-9]{100,2000}|[0-9]{15,16}(?:\||%7[Cc])[0-9A-Za-z_\-]{27,40})${E}`,
   },
 ];
