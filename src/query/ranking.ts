@@ -85,6 +85,12 @@ export const HYBRID_WEIGHTS = {
   vendoredPrior: -1.5,
   configPrior: -0.6,
   /**
+   * Issue and pull-request templates and contribution policies: they share an issue's vocabulary by design ("bug
+   * report", "steps to reproduce", "version") and a fix never changes them, so they sit below any code the issue's
+   * words also reach.
+   */
+  boilerplatePrior: -2.0,
+  /**
    * A test that matches a behaviour question is evidence about the code it tests: that file (by the test naming
    * conventions) gets this share of the test's BM25 part, so the code under test outranks its test.
    */

@@ -71,6 +71,9 @@ const MAX_EXPANSIONS = 12;
 /** Files a path mention or frame may resolve to (a suffix can be ambiguous). */
 const MAX_PATH_MATCHES = 3;
 const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?)\//i;
+/** Issue and pull-request templates, and the project's contribution, conduct, security and release policies. */
+const BOILERPLATE_PATH =
+  /(^|\/)\.(github|gitlab)\/(ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE|DISCUSSION_TEMPLATE|issue_templates|merge_request_templates)\/|^(\.github\/|docs\/)?(pull_request_template|issue_template|CONTRIBUTING|CODE_OF_CONDUCT|SECURITY|SUPPORT|GOVERNANCE|FUNDING|MAINTAINERS|Collaborator-Guide|Release-Process)(\.(md|markdown|rst|txt|adoc|ya?ml))?$/i;
 /** Languages of configuration and data rather than code. */
 const CONFIG_LANGUAGES = new Set(["json", "yaml", "toml", "xml", "ini", "properties"]);
 
@@ -303,6 +306,7 @@ function priors(a: Acc, q: ParsedQuery, reason: ReasonFn): void {
   const f = a.file!;
   if (f.isVendored) reason(a, "prior", W.vendoredPrior, "vendored code");
   else if (f.isGenerated) reason(a, "prior", W.generatedPrior, "generated code");
+  else if (BOILERPLATE_PATH.test(f.path)) reason(a, "prior", W.boilerplatePrior, "an issue or pull-request template or a contribution policy");
   else if (isTestPath(f.path)) {
     if (!q.aboutTests) reason(a, "prior", W.testPrior, "a test: it exercises the behaviour, the code under test has it");
   } else if (isDocPath(f.path)) reason(a, "prior", W.docPrior, "documentation");

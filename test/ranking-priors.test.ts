@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { defaultReadPolicy } from "../src/config/schema.js";
+import { buildIndex } from "../src/indexer/pipeline.js";
+import { rankedSearch } from "../src/query/hybrid/search.js";
+import { HYBRID_WEIGHTS } from "../src/query/ranking.js";
+import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import type { QueryContext } from "../src/query/context.js";
+import { git } from "./helpers/fixture.js";
+
+/**
+ * Priors that keep an issue's own boilerplate from winning: issue and pull-request templates and contribution
+ * policies share an issue's words by design ("bug report", "steps to reproduce", "expected behavior", "version").
+ */
+const FILES: Record<string, string> = {
+  ".github/ISSUE_TEMPLATE/bug_report.md":
+    "---\nname: Bug report\n---\n## Bug report\n\nSteps to reproduce the behavior.\n\nExpected behavior.\n\nActual behavior.\n\nVersion, environment, operating system.\n",
+  "CONTRIBUTING.md": "# Contributing\n\nBefore you file a bug report, write the steps to reproduce, the expected behavior and the version.\n",
+  "src/export.py":
+    "def export_report(rows, path):\n    \"\"\"Export the report rows as CSV.\"\"\"\n    if not rows:\n        raise ValueError('no rows to export')\n    with open(path, 'w') as f:\n        for row in rows:\n            f.write(','.join(row))\n",
+  "src/util.py": "def join_words(words):\n    return ' '.join(words)\n",
+};
+
+const ISSUE = [
+  "Bug report: exporting an empty report crashes",
+  "",
+  "Steps to reproduce: call export_report with no rows.",
+  "Expected behavior: an empty CSV file. Actual behavior: ValueError no rows to export.",
+  "Version 2.1, environment Linux, operating system Debian.",
+].join("\n");
+
+describe("ranking priors", () => {
+  let base: string;
+  let store: SqliteStore;
+  let ctx: QueryContext;
+
+  before(async () => {
+    base = mkdtempSync(join(tmpdir(), "repoctx-priors-"));
+    const root = join(base, "repo");
+    for (const [path, text] of Object.entries(FILES)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    git(root, ["init", "-q", "-b", "main"]);
+    git(root, ["add", "-A"]);
+    git(root, ["commit", "-q", "-m", "initial"]);
+    store = SqliteStore.open(join(base, "index.db"));
+    const built = await buildIndex({ root, store, maxFileBytes: defaultReadPolicy().maxIndexedFileBytes });
+    ctx = { store, index: (await store.getReadyIndex(built.repo.repoId))!, policy: defaultReadPolicy() };
+  });
+  after(async () => {
+    await store.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  test("an issue text finds the code, not the issue template or the contribution guide that share its words", async () => {
+    const r = await rankedSearch(ctx, { query: ISSUE, strategy: "hybrid", maxResults: 5 });
+    const paths = r.items.map((i) => i.path);
+    assert.equal(paths[0], "src/export.py", paths.join(", "));
+    for (const p of [".github/ISSUE_TEMPLATE/bug_report.md", "CONTRIBUTING.md"]) {
+      const hit = r.items.find((i) => i.path === p);
+      if (hit) assert.ok(hit.reasons.some((x) => x.part === "prior" && x.value === HYBRID_WEIGHTS.boilerplatePrior), `${p}: ${JSON.stringify(hit.reasons)}`);
+    }
+  });
+});
