@@ -122,6 +122,19 @@ describe("search_code ranks questions, issue text and stack traces (hybrid ranki
     assert.equal(groups[0]?.path, LIMITER, groups.map((g) => g.path).join(", "));
   });
 
+  test("an issue text that mentions tests in passing keeps tests below the code they test", async () => {
+    const issue = [
+      "Expired quotes are still accepted: an issued quote past its expiry date is priced as if it were valid.",
+      "All the existing tests pass, and an assert in my own code shows the quote is expired before checkout.",
+      "Steps: issue a quote, wait past its expiry, request checkout. Expected: rejected. Actual: accepted.",
+    ].join("\n");
+    const { groups } = await search(issue);
+    const test = groups.find((g) => g.path === SERVICE_TEST);
+    if (test) assert.ok(test.reasons.some((r) => r.part === "prior" && r.value === HYBRID_WEIGHTS.testPrior), JSON.stringify(test.reasons));
+    const paths = groups.map((g) => g.path);
+    assert.ok(paths.indexOf(SERVICE) >= 0 && (test === undefined || paths.indexOf(SERVICE) < paths.indexOf(SERVICE_TEST)), paths.join(", "));
+  });
+
   test("every hit is evidence with its retrieval method", async () => {
     const { env } = await search("rate limiter allows too many requests");
     assert.ok(env.evidence.length > 0);

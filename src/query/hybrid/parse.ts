@@ -19,6 +19,11 @@ export interface ParsedQuery {
 const IDENTIFIER = /\b[A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)*\b/g;
 const PATH_MENTION = /(?:^|[\s("'`])((?:[\w.-]+\/)+[\w.-]+\.[A-Za-z0-9]{1,8})\b/g;
 const TEST_WORDS = /\b(tests?|spec|specs|unit test|failing test|test case|assert\w*)\b/i;
+/**
+ * Longest query that can be a question about tests: an issue text mentions tests and pasted assertions in passing
+ * ("the tests pass", "assert x == y"), which must not lift the prior that keeps tests below the code they test.
+ */
+const MAX_TEST_QUESTION_CHARS = 200;
 const MAX_IDENTIFIERS = 20;
 const MAX_LOCATIONS = 20;
 
@@ -32,7 +37,7 @@ export function parseQuery(text: string): ParsedQuery {
   const log = summarizeVerifierLog(text);
   const locations = log.locations.slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, line: l.line }));
   const paths = [...new Set([...text.matchAll(PATH_MENTION)].map((m) => m[1]!))];
-  return { terms: queryTerms(text), identifiers, locations, paths, aboutTests: TEST_WORDS.test(text) };
+  return { terms: queryTerms(text), identifiers, locations, paths, aboutTests: text.length <= MAX_TEST_QUESTION_CHARS && TEST_WORDS.test(text) };
 }
 
 /** Suffixes dropped before a term is looked for in text: `expiration`, `expired` and `expires` all find `expir`. */
