@@ -5,8 +5,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { detectInstructionLikeText } from "../src/policy/injection.js";
-import { expectClean, expectRule, spanText } from "./helpers/injection.js";
+import { detectInstructionLikeText, expectClean, expectRule, spanText } from "./helpers/injection.js";
 
 const b64 = (s: string): string => Buffer.from(s).toString("base64");
 const hex = (s: string): string => Buffer.from(s).toString("hex");

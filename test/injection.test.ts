@@ -1,8 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { INJECTION_RULE_IDS, MAX_EXCERPT_LENGTH, detectInstructionLikeText } from "../src/policy/injection.js";
+import { INJECTION_RULE_IDS, MAX_EXCERPT_LENGTH } from "../src/policy/injection.js";
 import { SPLITS, loadCorpus, runDetector, score } from "../bench/injection.js";
-import { expectClean, expectRule, ruleIds, spanText } from "./helpers/injection.js";
+import { detectInstructionLikeText, expectClean, expectRule, ruleIds, spanText } from "./helpers/injection.js";
 
 describe("detectInstructionLikeText: API", () => {
   it("exports the rule ids", () => {

@@ -1,6 +1,19 @@
 /** Assertions shared by the injection detector's tests. */
 import assert from "node:assert/strict";
-import { detectInstructionLikeText } from "../../src/policy/injection.js";
+import type { InstructionLikeMatch } from "../../src/core/instructions.js";
+import { detectWithOptions } from "../../src/policy/injection/detect.js";
+
+/**
+ * The detector, checked: every text a test gives it is also read without the fast paths (triggers, factor checks,
+ * ASCII shortcuts), and the two readings must agree match for match. So every test input doubles as a proof that
+ * the fast paths change nothing.
+ */
+export function detectInstructionLikeText(text: string): InstructionLikeMatch[] {
+  const fast = detectWithOptions(text, { fastPaths: true });
+  const plain = detectWithOptions(text, { fastPaths: false });
+  assert.deepEqual(fast, plain, `the fast paths changed the matches of ${JSON.stringify(text.slice(0, 300))}`);
+  return fast;
+}
 
 export function ruleIds(text: string): string[] {
   return [...new Set(detectInstructionLikeText(text).map((m) => m.ruleId))].sort();

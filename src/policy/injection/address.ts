@@ -1,5 +1,5 @@
 import { wideRe } from "./language-table.js";
-import { countedExec, re, type WorkCounter } from "./rules.js";
+import { LazyPatterns, countedExec, re, type WorkCounter } from "./rules.js";
 
 /**
  * Text addressed to an AI agent: the agent-directive patterns for ordinary lines, and the addressing patterns a
@@ -46,7 +46,7 @@ const COMMENT_WHO_TAIL = String.raw`agents?|assistants?|bots?|tools?|models?|rev
  * A hidden comment is flagged when it addresses an agent, not when it merely names one ("TODO: screenshot of the AI
  * settings page"). Each pattern has a `who` group: the reported line is the line of that word.
  */
-export const COMMENT_ADDRESS: readonly RegExp[] = [
+const buildCommentAddress = (): RegExp[] => [
   // "AI: …", "note for the assistant: …", "Agents reading this: …", "Copilot — …"
   wideRe(String.raw`${COMMENT_WHO}(?:\s+(?:${COMMENT_WHO_TAIL})){0,2}(?:へ|に|님|에게|께)?\s*(?::(?!\/)|：|\u2014|\s-\s)`, "di"),
   // "agent, …" at the start of the comment or of a sentence
@@ -60,10 +60,14 @@ export const COMMENT_ADDRESS: readonly RegExp[] = [
   wideRe(String.raw`\b(?:if\s+)?you\s+are\s+an?\s+(?:[\w-]+\s+)?${COMMENT_WHO}`, "di"),
 ];
 
+let commentAddress: readonly RegExp[] | undefined;
+/** The addressing patterns, built on first use (a text without comments or hidden elements never needs them). */
+export const commentAddressPatterns = (): readonly RegExp[] => (commentAddress ??= buildCommentAddress());
+
 /** Offset of the agent word the first addressing pattern found in `body`, or -1. */
 export function addressedAt(body: string, work?: WorkCounter, rule = "hidden-agent-comment"): number {
   let best = -1;
-  for (const pattern of COMMENT_ADDRESS) {
+  for (const pattern of commentAddressPatterns()) {
     const m = countedExec(pattern, body, rule, work);
     const at = m?.indices?.groups?.["who"]?.[0];
     if (at !== undefined && (best < 0 || at < best)) best = at;
@@ -72,7 +76,11 @@ export function addressedAt(body: string, work?: WorkCounter, rule = "hidden-age
 }
 
 /** The same vocatives in other languages: "Asistente: …", "Atenção, assistente de IA: …", "AIアシスタントへ: …". */
-export const MULTILINGUAL_ADDRESS_PATTERNS: readonly RegExp[] = [
-  wideRe(String.raw`^[\s#/*>;'"(\-]{0,12}(?:(?:atenção|atención|attention|achtung|attenzione|uwaga|внимание|увага)\s*[,!:]?\s*)?(?:(?:l'|el|la|o|a|der|die|das|il|lo)\s*)?(?:assistant(?:e)?\s+(?:IA|d'IA|de\s+IA|KI)|asistente(?:\s+de\s+IA)?|assistente(?:\s+(?:de|di)\s+IA)?|KI-Assistent(?:in)?|Assistent(?:in)?|(?:IA|KI|ИИ)(?=\s*[:：])|ассистент|помощник|агент|AI\s*助手|助手|AI\s*アシスタント|アシスタント|エージェント|AI\s*어시스턴트|어시스턴트|에이전트)(?:へ|に|님|에게)?\s*[:：,]`),
-  wideRe(String.raw`(?<![\p{L}])(?:IMPORTANTE|WICHTIG|ATENCI[OÓ]N|ATTENZIONE|ВАЖНО|UWAGA|ATENÇÃO|重要)(?![\p{L}])[^\n]{0,20}?(?:IA|KI|ИИ|AI|assistant\p{L}{0,2}|asistente|assistente|Assistent\p{L}{0,2}|agente?|агент\p{L}{0,2})(?![\p{L}])`, ""),
-];
+export const multilingualAddress = (): LazyPatterns =>
+  new LazyPatterns(
+    [
+      { source: String.raw`^[\s#/*>;'"(\-]{0,12}(?:(?:atenção|atención|attention|achtung|attenzione|uwaga|внимание|увага)\s*[,!:]?\s*)?(?:(?:l'|el|la|o|a|der|die|das|il|lo)\s*)?(?:assistant(?:e)?\s+(?:IA|d'IA|de\s+IA|KI)|asistente(?:\s+de\s+IA)?|assistente(?:\s+(?:de|di)\s+IA)?|KI-Assistent(?:in)?|Assistent(?:in)?|(?:IA|KI|ИИ)(?=\s*[:：])|ассистент|помощник|агент|AI\s*助手|助手|AI\s*アシスタント|アシスタント|エージェント|AI\s*어시스턴트|어시스턴트|에이전트)(?:へ|に|님|에게)?\s*[:：,]`, flags: "i" },
+      { source: String.raw`(?<![\p{L}])(?:IMPORTANTE|WICHTIG|ATENCI[OÓ]N|ATTENZIONE|ВАЖНО|UWAGA|ATENÇÃO|重要)(?![\p{L}])[^\n]{0,20}?(?:IA|KI|ИИ|AI|assistant\p{L}{0,2}|asistente|assistente|Assistent\p{L}{0,2}|agente?|агент\p{L}{0,2})(?![\p{L}])`, flags: "" },
+    ],
+    (p) => wideRe(p.source, p.flags),
+  );

@@ -39,6 +39,11 @@ function invisibleKind(cp: number): Invisible {
   return Invisible.None;
 }
 
+/** Every code unit `invisibleKind` can name (tags are U+E0000–U+E007F: a high surrogate U+DB40 and a low one). */
+const INVISIBLE_UNIT = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/;
+/** Whether `text` may hold an invisible character at all: when not, `suspiciousInvisibles` finds none on any line. */
+export const mayHoldInvisibles = (text: string): boolean => INVISIBLE_UNIT.test(text);
+
 const charAt = (s: string, i: number): string => String.fromCodePoint(s.codePointAt(i) ?? 0);
 /** The code point that ends just before index `i` (handles surrogate pairs). */
 function charBefore(s: string, i: number): string {

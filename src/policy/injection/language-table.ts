@@ -45,7 +45,7 @@ export function withExplicitRanges(source: string): string {
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
-    const prop = /^\\p\{([LMN])\}/.exec(source.slice(i, i + 5));
+    const prop = c === "\\" && source[i + 1] === "p" ? /^\\p\{([LMN])\}/.exec(source.slice(i, i + 5)) : null;
     if (prop !== null) {
       const ranges = RANGES[prop[1] as "L" | "M" | "N"];
       out += inClass ? ranges : `[${ranges}]`;

@@ -5,9 +5,11 @@
  * instructions précédentes"), object first for languages that put the verb last (Turkish, Hindi, Persian, Japanese,
  * Korean). Words are matched with Unicode-aware edges, since `\b` only knows ASCII.
  */
+import { topLevelBranches } from "./factors.js";
 import { EUROPEAN } from "./languages-european.js";
 import { WB, WE, near, wideRe, words, type LanguagePhrases } from "./language-table.js";
 import { ASIAN_AND_OTHER } from "./languages-other.js";
+import { LazyPatterns, type LanguageGate } from "./rules.js";
 
 const alt = (xs: readonly string[]): string => `(?:${xs.join("|")})`;
 
@@ -25,13 +27,19 @@ function overrideSources(p: LanguagePhrases): string[] {
   return [String.raw`${WB}${verb}${WE}${sep}${words(4)}${alt(objects)}${WE}`];
 }
 
-const compile = (sources: readonly string[]): RegExp[] => sources.map((s) => wideRe(s));
+/** Patterns over the tables' scripts, compiled one by one when first needed. */
+const compile = (sources: readonly string[], flags = "i"): LazyPatterns =>
+  new LazyPatterns(
+    sources.map((source) => ({ source, flags })),
+    (p) => wideRe(p.source, p.flags),
+  );
 
 const ALL: readonly LanguagePhrases[] = [...EUROPEAN, ...ASIAN_AND_OTHER];
 
-export const MULTILINGUAL_OVERRIDE: readonly RegExp[] = compile(ALL.flatMap((p) => [...overrideSources(p), ...(p.override ?? [])]));
-export const MULTILINGUAL_ROLE: readonly RegExp[] = compile(ALL.flatMap((p) => p.role ?? []));
-export const MULTILINGUAL_PROMPT: readonly RegExp[] = compile(ALL.flatMap((p) => p.prompt ?? []));
+/** Each group's patterns: listed when a line first passes the group's gate, each compiled when a line first holds its factors. */
+export const multilingualOverride = (): LazyPatterns => compile(ALL.flatMap((p) => [...overrideSources(p), ...(p.override ?? [])]));
+export const multilingualRole = (): LazyPatterns => compile(ALL.flatMap((p) => p.role ?? []));
+export const multilingualPrompt = (): LazyPatterns => compile(ALL.flatMap((p) => p.prompt ?? []));
 
 /** Send verbs and secret words across languages, for "send the tokens to https://…" in any of them. */
 const SEND = [
@@ -47,15 +55,19 @@ const SECRET_WORDS = [
   "mật\\s+khẩu", "lösenord", "كلمات\\s+المرور", "كلمة\\s+المرور", "סיסמאות", "סיסמה", "رمز\\p{L}{0,3}", "पासवर्ड", "टोकन",
   "비밀번호", "토큰", "密钥", "密碼", "密码", "令牌", "トークン", "パスワード", "秘密鍵", "API\\s*キー",
 ];
-export const MULTILINGUAL_EXFILTRATION: readonly RegExp[] = compile([
-  String.raw`${WB}${alt(SEND)}${WE}${near(80)}${alt(SECRET_WORDS)}${near(80)}https?:\/\/`,
-  String.raw`${alt(SECRET_WORDS)}${near(40)}(?:发送到|發送到|送信|전송|보내)${near(10)}https?:\/\/`,
-  String.raw`${alt(SECRET_WORDS)}${near(20)}(?:发送到|發送到|发到)\s{0,2}https?:\/\/`,
-]);
+export const multilingualExfiltration = (): LazyPatterns =>
+  compile([
+    String.raw`${WB}${alt(SEND)}${WE}${near(80)}${alt(SECRET_WORDS)}${near(80)}https?:\/\/`,
+    String.raw`${alt(SECRET_WORDS)}${near(40)}(?:发送到|發送到|送信|전송|보내)${near(10)}https?:\/\/`,
+    String.raw`${alt(SECRET_WORDS)}${near(20)}(?:发送到|發送到|发到)\s{0,2}https?:\/\/`,
+  ]);
 
 /** A letter outside ASCII (not mere punctuation or emoji): the line may be in another language. */
-const NON_ASCII_LETTER = String.raw`[\u00C0-\u024F\u0370-\u1FFF\u3040-\u9FFF\uAC00-\uD7AF\uFF21-\uFF5A]`;
-const gate = (asciiStems: string): RegExp => new RegExp(`${NON_ASCII_LETTER}|${asciiStems}`, "i");
+export const NON_ASCII_LETTER = String.raw`[\u00C0-\u024F\u0370-\u1FFF\u3040-\u9FFF\uAC00-\uD7AF\uFF21-\uFF5A]`;
+const gate = (asciiStems: string): LanguageGate => {
+  const stems = topLevelBranches(asciiStems);
+  return { pattern: new RegExp([NON_ASCII_LETTER, ...stems].join("|"), "i"), stems };
+};
 
 /**
  * Lines each group of patterns above can match: a non-ASCII letter, or one of the ASCII stems of the words the

@@ -41,9 +41,58 @@ export interface LineRule {
   describable?: boolean;
   /**
    * A cheap test a line must pass before the patterns run (the other languages' patterns only run on lines with a
-   * non-ASCII character or one of their ASCII stems, so an English-only repository never even compiles them).
+   * non-ASCII letter or one of their ASCII stems, so an English-only repository never even builds them).
    */
-  gate?: RegExp;
+  gate?: LanguageGate;
+  /** The patterns one by one, compiled on demand (a rule built by `lazyRule`; `patterns` then compiles them all). */
+  lazy?: () => LazyPatterns;
+}
+
+/** A gate: a letter outside ASCII, or one of the stems (pattern sources, case-insensitive). */
+export interface LanguageGate {
+  /** The whole test: `NON_ASCII_LETTER|stem|stem|…`. */
+  pattern: RegExp;
+  stems: readonly string[];
+}
+
+/** A pattern not compiled yet. */
+export interface PatternSource {
+  source: string;
+  flags: string;
+}
+
+/** Patterns compiled one by one, on first use (the other languages' tables are large). */
+export class LazyPatterns {
+  private readonly built: Array<RegExp | undefined>;
+  private every: RegExp[] | undefined;
+
+  constructor(
+    readonly sources: readonly PatternSource[],
+    private readonly compile: (p: PatternSource) => RegExp,
+  ) {
+    this.built = sources.map(() => undefined);
+  }
+
+  at(k: number): RegExp {
+    return (this.built[k] ??= this.compile(this.sources[k]!));
+  }
+
+  all(): readonly RegExp[] {
+    return (this.every ??= this.sources.map((_, k) => this.at(k)));
+  }
+}
+
+/** A rule whose patterns are listed on first use and compiled one by one (see `LineRule.lazy`). */
+export function lazyRule(rule: Omit<LineRule, "patterns" | "lazy">, build: () => LazyPatterns): LineRule {
+  let list: LazyPatterns | undefined;
+  const lazy = (): LazyPatterns => (list ??= build());
+  return {
+    ...rule,
+    lazy,
+    get patterns(): readonly RegExp[] {
+      return lazy().all();
+    },
+  };
 }
 
 export function re(source: string, flags = "i"): RegExp {
