@@ -32,29 +32,37 @@ const ISSUE = [
   "Version 2.1, environment Linux, operating system Debian.",
 ].join("\n");
 
+/** A committed repository of these files, indexed into a fresh store: the query context and a cleanup. */
+async function indexed(files: Record<string, string>): Promise<{ ctx: QueryContext; close: () => Promise<void> }> {
+  const base = mkdtempSync(join(tmpdir(), "repoctx-priors-"));
+  const root = join(base, "repo");
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  git(root, ["init", "-q", "-b", "main"]);
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-q", "-m", "initial"]);
+  const store = SqliteStore.open(join(base, "index.db"));
+  const built = await buildIndex({ root, store, maxFileBytes: defaultReadPolicy().maxIndexedFileBytes });
+  const ctx = { store, index: (await store.getReadyIndex(built.repo.repoId))!, policy: defaultReadPolicy() };
+  return {
+    ctx,
+    close: async () => {
+      await store.close();
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
 describe("ranking priors", () => {
-  let base: string;
-  let store: SqliteStore;
   let ctx: QueryContext;
+  let close: () => Promise<void>;
 
   before(async () => {
-    base = mkdtempSync(join(tmpdir(), "repoctx-priors-"));
-    const root = join(base, "repo");
-    for (const [path, text] of Object.entries(FILES)) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    }
-    git(root, ["init", "-q", "-b", "main"]);
-    git(root, ["add", "-A"]);
-    git(root, ["commit", "-q", "-m", "initial"]);
-    store = SqliteStore.open(join(base, "index.db"));
-    const built = await buildIndex({ root, store, maxFileBytes: defaultReadPolicy().maxIndexedFileBytes });
-    ctx = { store, index: (await store.getReadyIndex(built.repo.repoId))!, policy: defaultReadPolicy() };
+    ({ ctx, close } = await indexed(FILES));
   });
-  after(async () => {
-    await store.close();
-    rmSync(base, { recursive: true, force: true });
-  });
+  after(async () => close());
 
   test("an issue text finds the code, not the issue template or the contribution guide that share its words", async () => {
     const r = await rankedSearch(ctx, { query: ISSUE, strategy: "hybrid", maxResults: 5 });
@@ -64,5 +72,28 @@ describe("ranking priors", () => {
       const hit = r.items.find((i) => i.path === p);
       if (hit) assert.ok(hit.reasons.some((x) => x.part === "prior" && x.value === HYBRID_WEIGHTS.boilerplatePrior), `${p}: ${JSON.stringify(hit.reasons)}`);
     }
+  });
+});
+
+describe("a test's evidence goes to the file it tests, along its own path", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+
+  before(async () => {
+    ({ ctx, close } = await indexed({
+      "packages/resolver/cache.js": "// Each lockfile entry the resolver answers from, until it goes stale.\nexport function remember(key, value) {\n  store.set(key, value);\n}\n",
+      "packages/legacy/cache.js": "// lockfile\nexport function remember(key, value) {\n  old.put(key, value);\n}\n",
+      "packages/resolver/test/cache.test.js":
+        "test('a stale lockfile entry is evicted before the resolver answers', () => {\n  expect(evictStaleLockfileEntry()).toBe(true);\n});\n",
+      "packages/resolver/conftest.py": "# shared fixtures\n",
+    }));
+  });
+  after(async () => close());
+
+  test("a same-named file in another package gets no credit from this package's test", async () => {
+    const r = await rankedSearch(ctx, { query: "stale lockfile entry is not evicted before the resolver answers", strategy: "hybrid", maxResults: 10 });
+    const creditOf = (path: string) => r.items.find((i) => i.path === path)?.reasons.find((x) => x.part === "tested_by");
+    assert.ok(creditOf("packages/resolver/cache.js"), r.items.map((i) => `${i.path} ${JSON.stringify(i.reasons)}`).join("\n"));
+    assert.equal(creditOf("packages/legacy/cache.js"), undefined);
   });
 });

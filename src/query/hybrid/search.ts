@@ -74,6 +74,12 @@ const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?)\//i;
 /** Issue and pull-request templates, and the project's contribution, conduct, security and release policies. */
 const BOILERPLATE_PATH =
   /(^|\/)\.(github|gitlab)\/(ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE|DISCUSSION_TEMPLATE|issue_templates|merge_request_templates)\/|^(\.github\/|docs\/)?(pull_request_template|issue_template|CONTRIBUTING|CODE_OF_CONDUCT|SECURITY|SUPPORT|GOVERNANCE|FUNDING|MAINTAINERS|Collaborator-Guide|Release-Process)(\.(md|markdown|rst|txt|adoc|ya?ml))?$/i;
+/** Test subjects that name no one file: every package has an `index`, every test folder a `conftest`. */
+const GENERIC_STEMS = new Set(["index", "init", "conftest", "mod", "main", "setup", "fixtures", "helpers"]);
+/** Folders of a layout rather than of a component: they need not appear in a test's path to link it to a source. */
+const GENERIC_DIRS = new Set(["src", "lib", "main", "java", "kotlin", "scala", "go", "python", "js", "ts", "app", "source", "sources", "pkg", "internal"]);
+/** Folders that hold tests. */
+const TEST_DIRS = new Set(["test", "tests", "spec", "specs", "__tests__", "testing", "unit", "integration", "functional", "t"]);
 /** Languages of configuration and data rather than code. */
 const CONFIG_LANGUAGES = new Set(["json", "yaml", "toml", "xml", "ini", "properties"]);
 
@@ -319,24 +325,43 @@ function priors(a: Acc, q: ParsedQuery, reason: ReasonFn): void {
  * affix, found among the candidates or by its path) gets a share of the test's BM25 part.
  */
 async function testedBy(ctx: QueryContext, allowed: Acc[], acc: AccFn, reason: ReasonFn): Promise<void> {
-  const sources = new Map<string, Acc>();
-  for (const a of allowed) if (!isTestPath(a.path)) sources.set(key(stemOf(a.path)), a);
+  const credit = new Map<Acc, { value: number; test: string }>();
   for (const t of allowed.filter((a) => isTestPath(a.path))) {
     const bm25 = t.reasons.find((r) => r.part === "bm25")?.value ?? 0;
     const subject = key(testSubject(t.path));
-    if (bm25 <= 0 || subject.length === 0) continue;
-    let s = sources.get(subject) ?? null;
-    if (!s) {
-      const found = await ctx.store.rankFiles(ctx.index.id, { terms: splitIdentifier(testSubject(t.path)).map((term) => ({ term, weight: 1 })), weights: { path: 1, symbols: 0, body: 0 }, limit: 20 });
-      const hit = found.find((r) => !isTestPath(r.path) && key(stemOf(r.path)) === subject);
-      if (!hit) continue;
-      s = acc(hit.path, null, hit.fileId);
-      s.file ??= await ctx.store.getFile(ctx.index.id, hit.path);
-      if (!s.file || !isAllowed(ctx, s.file, false)) continue;
-      sources.set(subject, s);
-    }
-    reason(s, "tested_by", W.testedBy * bm25, `its test ${t.path} matches the question`);
+    if (bm25 <= 0 || subject.length === 0 || GENERIC_STEMS.has(subject)) continue;
+    const s = allowed.find((a) => !isTestPath(a.path) && key(stemOf(a.path)) === subject && linkedByPath(t.path, a.path)) ?? (await testedFile(ctx, t.path, subject, acc));
+    // One test's evidence per file, the strongest: ten tests of a module do not make it ten times as likely.
+    if (s && W.testedBy * bm25 > (credit.get(s)?.value ?? 0)) credit.set(s, { value: W.testedBy * bm25, test: t.path });
   }
+  for (const [s, c] of credit) reason(s, "tested_by", c.value, `its test ${c.test} matches the question`);
+}
+
+/** The file a test is named after, found by its stem among the indexed paths near the test, when the ranking missed it. */
+async function testedFile(ctx: QueryContext, testPath: string, subject: string, acc: AccFn): Promise<Acc | null> {
+  const found = await ctx.store.rankFiles(ctx.index.id, { terms: splitIdentifier(testSubject(testPath)).map((term) => ({ term, weight: 1 })), weights: { path: 1, symbols: 0, body: 0 }, limit: 20 });
+  const hit = found.find((r) => !isTestPath(r.path) && key(stemOf(r.path)) === subject && linkedByPath(testPath, r.path));
+  if (!hit) return null;
+  const s = acc(hit.path, null, hit.fileId);
+  s.file ??= await ctx.store.getFile(ctx.index.id, hit.path);
+  return s.file && isAllowed(ctx, s.file, false) ? s : null;
+}
+
+/**
+ * A test names the file it tests only along its own path: either every folder of the source, beyond the layout's
+ * generic ones (`src`, `lib`, `main`, `java`, …), also appears in the test's path (`src/test/java/com/acme/FooTest`
+ * → `src/main/java/com/acme/Foo`), or below the folders they share the test sits only in test folders
+ * (`pkg/tests/test_foo.py` → `pkg/core/foo.py`). `packages/resolver/test/cache.test.js` tests
+ * `packages/resolver/cache.js`, not `packages/legacy/cache.js`.
+ */
+function linkedByPath(testPath: string, sourcePath: string): boolean {
+  const testDirs = testPath.toLowerCase().split("/").slice(0, -1);
+  const sourceDirs = sourcePath.toLowerCase().split("/").slice(0, -1);
+  const inTestPath = new Set(testDirs);
+  if (sourceDirs.every((d) => GENERIC_DIRS.has(d) || inTestPath.has(d))) return true;
+  let shared = 0;
+  while (shared < testDirs.length && shared < sourceDirs.length && testDirs[shared] === sourceDirs[shared]) shared += 1;
+  return testDirs.slice(shared).every((d) => GENERIC_DIRS.has(d) || TEST_DIRS.has(d));
 }
 
 /** Rank flows from the best hits along reference edges; neighbours they call (or that call them) rise. */
