@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { defaultReadPolicy } from "../src/config/schema.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
@@ -9,7 +9,7 @@ import { rankedSearch } from "../src/query/hybrid/search.js";
 import { HYBRID_WEIGHTS } from "../src/query/ranking.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { QueryContext } from "../src/query/context.js";
-import { git } from "./helpers/fixture.js";
+import { commitFiles } from "./helpers/fixture.js";
 
 /**
  * Priors that keep an issue's own boilerplate from winning: issue and pull-request templates and contribution
@@ -36,13 +36,7 @@ const ISSUE = [
 async function indexed(files: Record<string, string>): Promise<{ ctx: QueryContext; close: () => Promise<void> }> {
   const base = mkdtempSync(join(tmpdir(), "repoctx-priors-"));
   const root = join(base, "repo");
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  git(root, ["init", "-q", "-b", "main"]);
-  git(root, ["add", "-A"]);
-  git(root, ["commit", "-q", "-m", "initial"]);
+  commitFiles(root, files, "initial");
   const store = SqliteStore.open(join(base, "index.db"));
   const built = await buildIndex({ root, store, maxFileBytes: defaultReadPolicy().maxIndexedFileBytes });
   const ctx = { store, index: (await store.getReadyIndex(built.repo.repoId))!, policy: defaultReadPolicy() };

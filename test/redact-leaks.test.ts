@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,7 +15,7 @@ import { buildIndex } from "../src/indexer/pipeline.js";
 import { REDACTED, redactText } from "../src/policy/redact.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { fake, ALNUM } from "./fixtures/secret-formats/samples.js";
-import { git } from "./helpers/fixture.js";
+import { commitFiles } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";
 
 const j = (...parts: string[]): string => parts.join("");
@@ -95,16 +95,7 @@ describe("issue #16 leaks: through the served tools", () => {
   before(async () => {
     base = mkdtempSync(join(tmpdir(), "repoctx-leaks-"));
     const root = join(base, "repo");
-    mkdirSync(join(root, "src"), { recursive: true });
-    mkdirSync(join(root, "ops"), { recursive: true });
-    mkdirSync(join(root, "docs"), { recursive: true });
-    writeFileSync(join(root, "AGENTS.md"), AGENTS_MD);
-    writeFileSync(join(root, "src/storage.ts"), STORAGE_TS);
-    writeFileSync(join(root, "ops/datadog.py"), DATADOG_PY);
-    writeFileSync(join(root, "docs/keys.md"), KEYS_MD);
-    git(root, ["init", "-q", "-b", "main"]);
-    git(root, ["add", "-A"]);
-    git(root, ["commit", "-q", "-m", "fixture"]);
+    commitFiles(root, { "AGENTS.md": AGENTS_MD, "src/storage.ts": STORAGE_TS, "ops/datadog.py": DATADOG_PY, "docs/keys.md": KEYS_MD });
     store = SqliteStore.open(join(base, "index.db"));
     const built = await buildIndex({ root, store, maxFileBytes: 1 << 20 });
     client = await openClient({ store, root: built.repo.rootPath, policy: defaultReadPolicy(), logger: silentLogger, readHead: async () => built.repo.baseCommit });

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures/repos/", import.meta.url));
@@ -22,6 +22,17 @@ const GIT_ENV = {
 
 export function git(cwd: string, args: string[]): string {
   return execFileSync("git", args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: "utf8" }).trim();
+}
+
+/** Writes the files (path → text) under `root` and commits them as the first commit of a new repository. */
+export function commitFiles(root: string, files: Record<string, string>, message = "fixture"): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  git(root, ["init", "-q", "-b", "main"]);
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-q", "-m", message]);
 }
 
 /** Files stored as `_dot_x` in the fixture folder become `.x`, so they cannot affect this repository's own git. */

@@ -3,6 +3,7 @@
  * (as tools/list gives it), and every way a message can be malformed, each with the answers it must get. The same
  * seed gives the same messages.
  */
+import { seededRandom } from "../../src/indexer/semantic/random.js";
 import { MAX_DEPTH, SERVED_METHODS } from "../../src/mcp/jsonrpc-checks.js";
 import type { Id } from "./raw-jsonrpc.js";
 
@@ -44,18 +45,6 @@ export interface JsonSchema {
   minItems?: number;
   maxItems?: number;
   pattern?: string;
-}
-
-/** mulberry32: a small, fast, well-mixed 32-bit generator. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const INVALID_REQUEST = -32600;
