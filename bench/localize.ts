@@ -12,7 +12,8 @@
  * Mirrors: `DIR/<owner>+<name>/repo` (a git directory holding the base commits), the layout the session's fetch tool
  * leaves. Held-out repositories (data.ts HELD_OUT) are never loaded.
  */
-import { readdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { defaultOperatorConfig } from "../src/config/schema.js";
@@ -24,6 +25,7 @@ import { searchCodeTool } from "../src/mcp/tools/search-code.js";
 import type { ServerDeps } from "../src/service/deps.js";
 import { runTool } from "../src/service/run-tool.js";
 import { createRequestSources } from "../src/sources/index.js";
+import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../src/store/store.js";
 import { Bm25Index } from "./localize/bm25.js";
 import { loadInstances, samplePerRepo, type Instance } from "./localize/data.js";
@@ -41,10 +43,18 @@ interface Args {
   perRepo: number;
   repos: Set<string> | null;
   json: string | null;
+  /** Keep each issue's checkout and index here and reuse them on the next run (ranking changes need no reindex). */
+  cache: string | null;
+  /** Where in each repository's spacing the sample starts (0 = the usual sample; 0.5 = the instances between). */
+  phase: number;
+  /** Also ask with the text cut to CUT_CHARS (the old query cap), as a column of its own. */
+  cut: boolean;
+  /** Also ask with `semantic: true` (the repository-trained embedding), as a column of its own. */
+  semantic: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { data: [], mirrors: "", perRepo: 3, repos: null, json: null };
+  const a: Args = { data: [], mirrors: "", perRepo: 3, repos: null, json: null, cache: null, phase: 0, cut: false, semantic: false };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1] ?? "";
     if (argv[i] === "--data") a.data.push(v), i++;
@@ -52,6 +62,10 @@ function parseArgs(argv: string[]): Args {
     else if (argv[i] === "--per-repo") (a.perRepo = Number(v)), i++;
     else if (argv[i] === "--repos") (a.repos = new Set(v.toLowerCase().split(","))), i++;
     else if (argv[i] === "--json") (a.json = v), i++;
+    else if (argv[i] === "--cache") (a.cache = v), i++;
+    else if (argv[i] === "--phase") (a.phase = Number(v)), i++;
+    else if (argv[i] === "--cut") a.cut = true;
+    else if (argv[i] === "--semantic") a.semantic = true;
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   if (a.data.length === 0 || !a.mirrors) throw new Error("usage: bench:localize -- --data FILE --mirrors DIR [--per-repo N] [--repos a/b,c/d] [--json OUT]");
@@ -85,9 +99,9 @@ function depsFor(store: Store, root: string): ServerDeps {
   return { store, root, operator, sources: createRequestSources(operator, {}), logger: silentLogger, readHead: async () => null, wrapText: false };
 }
 
-async function viaTool(deps: ServerDeps, query: string): Promise<Answer> {
+async function viaTool(deps: ServerDeps, query: string, semantic = false): Promise<Answer> {
   const t0 = performance.now();
-  const env = await runTool(searchCodeTool, { query, maxResults: RANKED }, deps);
+  const env = await runTool(searchCodeTool, { query, maxResults: RANKED, ...(semantic ? { semantic: true } : {}) }, deps);
   const ms = performance.now() - t0;
   if (!env.ok) return { ranking: [], ms, rejected: true };
   return { ranking: [...new Set((env.data.results as { path: string }[]).map((r) => r.path))], ms };
@@ -102,24 +116,57 @@ async function bm25Of(store: Store, indexId: string, paths: string[]): Promise<B
   return bm25;
 }
 
-async function runInstance(inst: Instance, mirror: string): Promise<InstanceResult | { skipped: string }> {
-  const ws = await createWorkspace(mirror, inst.baseCommit).catch((e: unknown) => e as Error);
-  if (ws instanceof Error) return { skipped: `no checkout: ${ws.message.slice(0, 120)}` };
+interface Checkout {
+  root: string;
+  store: Store;
+  indexId: string;
+  dispose(): Promise<void>;
+}
+
+/** A temporary worktree and store for the issue, indexed now; gone after. */
+async function freshCheckout(inst: Instance, mirror: string): Promise<Checkout> {
+  const ws = await createWorkspace(mirror, inst.baseCommit);
   try {
     const built = await buildIndex({ root: ws.root, store: ws.store, repoId: REPO_ID, maxFileBytes: defaultOperatorConfig().repoContext.maxIndexedFileBytes });
-    const files = (await ws.store.listFiles(built.indexId, { includeSkipped: false })).map((f) => f.path);
+    return { root: ws.root, store: ws.store, indexId: built.indexId, dispose: () => ws.dispose() };
+  } catch (err) {
+    await ws.dispose();
+    throw err;
+  }
+}
+
+/** The issue's worktree and index under the cache folder: made and indexed once, reused by later runs. */
+async function cachedCheckout(cache: string, inst: Instance, mirror: string): Promise<Checkout> {
+  const dir = join(cache, inst.id.replace(/[^\w.-]/g, "_"));
+  const root = join(dir, "tree");
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(root, ".git"))) {
+    execFileSync("git", ["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "-q", "-f", root, inst.baseCommit], { cwd: mirror, stdio: "ignore", env: { ...process.env, GIT_LFS_SKIP_SMUDGE: "1" } });
+  }
+  const store = SqliteStore.open(join(dir, "index.db"));
+  const ready = await store.getReadyIndex(REPO_ID);
+  const indexId = ready?.id ?? (await buildIndex({ root, store, repoId: REPO_ID, maxFileBytes: defaultOperatorConfig().repoContext.maxIndexedFileBytes })).indexId;
+  return { root, store, indexId, dispose: () => store.close() };
+}
+
+async function runInstance(inst: Instance, mirror: string, extra: Args): Promise<InstanceResult | { skipped: string }> {
+  const ws = await (extra.cache ? cachedCheckout(extra.cache, inst, mirror) : freshCheckout(inst, mirror)).catch((e: unknown) => e as Error);
+  if (ws instanceof Error) return { skipped: `no checkout: ${ws.message.slice(0, 120)}` };
+  try {
+    const files = (await ws.store.listFiles(ws.indexId, { includeSkipped: false })).map((f) => f.path);
     const present = new Set(files);
     const gold = inst.gold.filter((g) => present.has(g));
     if (gold.length === 0) return { skipped: "no gold file existed at the base commit" };
     const deps = depsFor(ws.store, ws.root);
-    const bm25 = await bm25Of(ws.store, built.indexId, files);
+    const bm25 = await bm25Of(ws.store, ws.indexId, files);
     const t0 = performance.now();
     const baseline = bm25.search(inst.problem, RANKED);
     const answers: Record<string, Answer> = {
       bm25: { ranking: baseline, ms: performance.now() - t0 },
       repoctx: await viaTool(deps, inst.problem),
-      [`repoctx_cut${CUT_CHARS}`]: await viaTool(deps, inst.problem.slice(0, CUT_CHARS)),
     };
+    if (extra.cut) answers[`repoctx_cut${CUT_CHARS}`] = await viaTool(deps, inst.problem.slice(0, CUT_CHARS));
+    if (extra.semantic) answers.repoctx_semantic = await viaTool(deps, inst.problem, true);
     const expected = inst.tests.filter((t) => present.has(t));
     let relatedTests: InstanceResult["relatedTests"] = null;
     if (expected.length > 0) {
@@ -187,13 +234,13 @@ function printTable(results: InstanceResult[], modes: string[]): void {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const all = args.data.flatMap((f) => loadInstances(f));
-  const sample = samplePerRepo(all, args.perRepo, args.repos);
+  const sample = samplePerRepo(all, args.perRepo, args.repos, args.phase);
   console.error(`${sample.length} instances from ${new Set(sample.map((i) => i.repo)).size} repositories (${all.length} loaded, held-out repositories left out)`);
   const results: InstanceResult[] = [];
   const skipped: { id: string; why: string }[] = [];
   for (const [i, inst] of sample.entries()) {
     const mirror = mirrorOf(args.mirrors, inst.repo);
-    const r = mirror ? await runInstance(inst, mirror) : { skipped: `no mirror of ${inst.repo} under ${args.mirrors}` };
+    const r = mirror ? await runInstance(inst, mirror, args) : { skipped: `no mirror of ${inst.repo} under ${args.mirrors}` };
     if ("skipped" in r) skipped.push({ id: inst.id, why: r.skipped });
     else results.push(r);
     console.error(`[${i + 1}/${sample.length}] ${inst.id}: ${"skipped" in r ? `skipped (${r.skipped})` : `${r.files} files, gold ${r.gold.length}`}`);

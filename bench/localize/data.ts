@@ -65,22 +65,32 @@ export function loadInstances(file: string): Instance[] {
   const out: Instance[] = [];
   for (const line of readFileSync(file, "utf8").split("\n")) {
     if (line.trim().length === 0) continue;
-    const row = JSON.parse(line) as Record<string, unknown>;
+    let row: Record<string, unknown>;
+    try {
+      row = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new Error(`${file} is not JSON lines (a large-file pointer instead of the data?): ${line.slice(0, 60)}`);
+    }
     const inst = "fix_patch" in row ? fromMswe(row) : fromSweLite(row);
     if (inst && inst.gold.length > 0 && !HELD_OUT.has(inst.repo)) out.push(inst);
   }
   return out;
 }
 
-/** Up to `perRepo` instances of each repository, spread evenly over its instances sorted by id (deterministic). */
-export function samplePerRepo(instances: readonly Instance[], perRepo: number, repos: ReadonlySet<string> | null): Instance[] {
+/**
+ * Up to `perRepo` instances of each repository, spread evenly over its instances sorted by id (deterministic);
+ * `phase` (0–1) shifts where in each step the pick falls, so a second sample takes the instances between the first's.
+ */
+export function samplePerRepo(instances: readonly Instance[], perRepo: number, repos: ReadonlySet<string> | null, phase = 0): Instance[] {
   const byRepo = new Map<string, Instance[]>();
   for (const i of instances) if (!repos || repos.has(i.repo)) byRepo.set(i.repo, [...(byRepo.get(i.repo) ?? []), i]);
   const out: Instance[] = [];
   for (const [, list] of [...byRepo].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const sorted = [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
     const step = Math.max(1, sorted.length / perRepo);
-    for (let k = 0; k < Math.min(perRepo, sorted.length); k++) out.push(sorted[Math.floor(k * step)]!);
+    const picked = new Set<number>();
+    for (let k = 0; k < Math.min(perRepo, sorted.length); k++) picked.add(Math.min(sorted.length - 1, Math.floor((k + phase) * step)));
+    for (const i of [...picked].sort((a, b) => a - b)) out.push(sorted[i]!);
   }
   return out;
 }

@@ -156,6 +156,18 @@ export function queryTerms(text: string): string[] {
   return [...out];
 }
 
+/** How often each of a query's terms occurs in it (an issue repeats what it is about). */
+export function queryTermCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  const one = new Set<string>();
+  for (const id of text.match(IDENTIFIER) ?? []) {
+    one.clear();
+    addIdentifierTerms(id, one);
+    for (const t of one) counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** How many terms a field's space-joined list holds (its length, for ranking's length normalization). */
 export function termCount(field: string): number {
   if (field.length === 0) return 0;

@@ -14,7 +14,7 @@ export const WEIGHTS = {
   /** Priors by kind of file (added). */
   sourcePrior: 0.5,
   testPrior: 0.3,
-  docPrior: 0.2,
+  docPrior: -0.5,
   generatedPrior: -0.5,
   vendoredPrior: -0.7,
   /** Per doubling of size above `largeFileBytes`: big files are mostly bundles and data, and cost the most to read. */
@@ -63,6 +63,10 @@ export const HYBRID_WEIGHTS = {
   fields: { path: 2.0, symbols: 3.0, body: 1.0 },
   /** Plain BM25 over the body only: the lexical baseline `repoctx eval` compares against. */
   bodyOnly: { path: 0, symbols: 0, body: 1.0 },
+  /** A query term's weight grows by this times the log of how often the query repeats it. */
+  queryTermRepeat: 0.5,
+  /** A term of the query's first line (an issue's title) weighs this many times more. */
+  titleTerm: 1.5,
   /** Candidates the first stage hands on. */
   firstStage: 200,
   /** The best first-stage score maps to this; the others in proportion. */
@@ -73,10 +77,13 @@ export const HYBRID_WEIGHTS = {
   stackFrameDecay: 0.6,
   /** The query names this file's path. */
   pathMention: 4.0,
+  /**
+   * The file holds a phrase of the query as written (an error message, a quoted string) that few files hold: the
+   * message an issue pastes is raised where the fix usually goes, so this is pinned above ranked guesses.
+   */
+  verbatim: 2.5,
   /** The file defines a symbol the query names exactly (`QuoteService`, `Quote#get`). */
   definitionExact: 2.5,
-  /** Share of the query's terms found in the best span (0–1 times this): rewards covering the whole question. */
-  coverage: 1.5,
   /** Priors by kind of file: tests, docs and examples explain behaviour less directly than the code that has it. */
   testPrior: -0.8,
   docPrior: -0.5,
@@ -84,6 +91,16 @@ export const HYBRID_WEIGHTS = {
   generatedPrior: -1.5,
   vendoredPrior: -1.5,
   configPrior: -0.6,
+  /**
+   * Declaration files (`.d.ts`, `.pyi`): they name every public function of a package, so an issue's words reach
+   * them first, while the behaviour an issue reports lives in the implementation.
+   */
+  declarationPrior: -1.0,
+  /**
+   * Files no parser reads as code and no other prior covers (locale catalogues, text fixtures, notebooks, man pages,
+   * templates, shell helpers): an issue's words match them by accident far more often than a fix changes them.
+   */
+  nonCodePrior: -1.0,
   /**
    * Issue and pull-request templates and contribution policies: they share an issue's vocabulary by design ("bug
    * report", "steps to reproduce", "version") and a fix never changes them, so they sit below any code the issue's

@@ -14,7 +14,7 @@ export const BM25F_K1 = 1.2;
  * Length normalization per field (BM25F's b): bodies vary most in length and are normalized most; paths are
  * short, and a deep path is no less specific about what its file is.
  */
-export const FIELD_LENGTH_NORMALIZATION: Readonly<FieldValues> = { path: 0.3, symbols: 0.5, body: 0.75 };
+export const FIELD_LENGTH_NORMALIZATION: Readonly<FieldValues> = { path: 0.3, symbols: 0.5, body: 0.2 };
 
 export const RANK_FIELDS = ["path", "symbols", "body"] as const;
 export type RankField = (typeof RANK_FIELDS)[number];

@@ -1,5 +1,5 @@
 import { summarizeVerifierLog } from "../context-package/verifier-log.js";
-import { queryTerms } from "../../core/terms.js";
+import { queryTermCounts, queryTerms } from "../../core/terms.js";
 
 /** What a natural-language or issue-text query holds besides its words. */
 export interface ParsedQuery {
@@ -11,6 +11,11 @@ export interface ParsedQuery {
   locations: { path: string; line: number }[];
   /** File paths named in the query (`src/quote.ts`), with or without a line. */
   paths: string[];
+  /** Text the query quotes or pastes that code may hold as written: error messages, quoted phrases. */
+  phrases: string[];
+  /** How often each term occurs in the query, and in its first line (an issue's title). */
+  termCounts: Map<string, number>;
+  titleTerms: Set<string>;
   /** The query is about tests: test files are not pushed down. */
   aboutTests: boolean;
 }
@@ -31,13 +36,66 @@ function isIdentifierLike(w: string): boolean {
   return /[a-z][A-Z]/.test(w) || /^[A-Z][a-z]+[A-Z]/.test(w) || /\w_\w/.test(w) || /[.#]|::/.test(w);
 }
 
-/** Identifiers, stack frames and paths in a query, and its terms. */
-export function parseQuery(text: string): ParsedQuery {
+/**
+ * Lines of an issue that describe the reporter's machine or the template rather than the problem: an environment
+ * or version listing (`numpy: 1.19.2`, `requests==2.25.1`, `OS: Linux`, `python-bits: 64`), a template checklist
+ * (`- [x] I searched existing issues`) and HTML comments (where templates keep their instructions). Their words are
+ * rare in the code by accident (package names, versions) and would otherwise pick the query's terms.
+ */
+const VERSION_LINE = /^\s*[-*|]?\s*[\w.\-/]{1,40}\s*(?::|==|>=|<=|~=|@|\s|\|)\s*v?\d+(?:\.[\w+-]+)+\b[^\n]{0,40}$/;
+const ENVIRONMENT_LINE =
+  /^\s*[-*]?\s*(?:commit|python|python-bits|os|os-release|machine|processor|byteorder|lc_all|lang|locale|platform|kernel|arch|architecture|node|npm|yarn|browser|version|rustc|cargo|go version|java version|jdk|jvm|compiler|distribution|distro|installed versions|environment|operating system|os version|python version|node version)\s*[:=][^\n]{0,120}$/i;
+const CHECKLIST_LINE = /^\s*[-*]\s*\[[ xX]\]\s/;
+const HTML_COMMENT = /<!--[\s\S]*?-->/g;
+
+/** The issue text without its environment listings, template checklists and HTML comments (see VERSION_LINE). */
+export function withoutNoise(text: string): string {
+  return text
+    .replace(HTML_COMMENT, " ")
+    .split("\n")
+    .filter((line) => !(VERSION_LINE.test(line) || ENVIRONMENT_LINE.test(line) || CHECKLIST_LINE.test(line)))
+    .join("\n");
+}
+
+/** Quoted text: "…", '…' and `…` on one line. */
+const QUOTED = /"([^"\n]{12,200})"|'([^'\n]{12,200})'|`([^`\n]{12,200})`/g;
+/** An error line: `ValueError: message`, `Error: message`, `panicked at 'message'`, `error[E0425]: message`. */
+const ERROR_LINE = /(?:^|\s)(?:[A-Z]\w*(?:Error|Exception|Warning)|[Ee]rror(?:\[\w+\])?|FATAL|fatal|panicked at)\s*:?\s+['"]?([^\n]{12,200}?)['"]?\s*$/gm;
+/** Parts of a message that a program fills in (quoted values, numbers, paths): the literal lies between them. */
+const FILLED_IN = /'[^']*'|"[^"]*"|`[^`]*`|<[^>]*>|\b\d[\w.:-]*|(?:[\w.-]*\/)+[\w.-]+/g;
+const MIN_PHRASE_WORDS = 3;
+const MAX_PHRASES = 12;
+
+/**
+ * Phrases to look for as written: a short one-line query itself, quoted text and error messages, each also cut at
+ * what a program fills in (`Object of type 'Foo' is not JSON serializable` → `is not JSON serializable`), longest
+ * pieces of at least MIN_PHRASE_WORDS words.
+ */
+function phrasesOf(text: string): string[] {
+  const whole: string[] = [];
+  const line = text.trim();
+  if (!line.includes("\n") && line.length <= 200) whole.push(line);
+  for (const m of text.matchAll(QUOTED)) whole.push((m[1] ?? m[2] ?? m[3])!);
+  for (const m of text.matchAll(ERROR_LINE)) whole.push(m[1]!);
+  const out = new Set<string>();
+  for (const w of whole) {
+    for (const piece of [w, ...w.split(FILLED_IN)]) {
+      const p = piece.trim().replace(/^['"`]+|['"`.,;:!?]+$/g, "");
+      if (p.split(/\s+/).filter((x) => /[A-Za-z]/.test(x)).length >= MIN_PHRASE_WORDS) out.add(p);
+    }
+  }
+  return [...out].sort((a, b) => b.length - a.length).slice(0, MAX_PHRASES);
+}
+
+/** Identifiers, stack frames and paths in a query, and its terms (environment listings and template noise left out). */
+export function parseQuery(raw: string): ParsedQuery {
+  const text = withoutNoise(raw);
   const identifiers = [...new Set((text.match(IDENTIFIER) ?? []).filter(isIdentifierLike))].slice(0, MAX_IDENTIFIERS);
   const log = summarizeVerifierLog(text);
   const locations = log.locations.slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, line: l.line }));
   const paths = [...new Set([...text.matchAll(PATH_MENTION)].map((m) => m[1]!))];
-  return { terms: queryTerms(text), identifiers, locations, paths, aboutTests: text.length <= MAX_TEST_QUESTION_CHARS && TEST_WORDS.test(text) };
+  const title = text.trimStart().split("\n", 1)[0] ?? "";
+  return { terms: queryTerms(text), phrases: phrasesOf(text), termCounts: queryTermCounts(text), titleTerms: new Set(queryTerms(title)), identifiers, locations, paths, aboutTests: text.length <= MAX_TEST_QUESTION_CHARS && TEST_WORDS.test(text) };
 }
 
 /** Suffixes dropped before a term is looked for in text: `expiration`, `expired` and `expires` all find `expir`. */

@@ -1,6 +1,6 @@
 import { splitIdentifier } from "../../core/terms.js";
 import { isDocPath, isMetadataFile, isTestPath } from "../../policy/labels.js";
-import type { FileRow } from "../../store/store.js";
+import type { ContentCandidate, FileRow } from "../../store/store.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "../context.js";
 import { knowledgeOf } from "../knowledge/load.js";
 import { key, stemOf, testSubject } from "../knowledge/related-tests.js";
@@ -17,7 +17,7 @@ import type { EvidenceDraft, Retrieval, Warning } from "../../core/evidence.js";
 export const STRATEGIES = ["bm25", "hybrid", "hybrid_semantic"] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
-export type RankedMatchType = "stack_frame" | "path_mention" | "symbol_definition" | "bm25" | "graph_neighbor" | "semantic";
+export type RankedMatchType = "stack_frame" | "path_mention" | "verbatim" | "symbol_definition" | "bm25" | "graph_neighbor" | "semantic";
 
 export interface RankedSearchInput {
   query: string;
@@ -62,15 +62,22 @@ export interface Abstention {
 const SNIPPET_LINES = 12;
 const MAX_RESULTS_DEFAULT = 10;
 /** Terms sent to the first stage: an issue text can be long, and the rarest words matter most. */
-const MAX_QUERY_TERMS = 40;
+const MAX_QUERY_TERMS = 80;
 /** Distinct query terms whose document frequency is looked up (in query order); an issue's own words come first. */
 const MAX_DF_LOOKUPS = 400;
 /** Characters of a query that ranking reads: a long issue with its logs; beyond it the text is cut with a warning. */
 const MAX_RANKED_QUERY_CHARS = 64 * 1024;
 const MAX_EXPANSIONS = 12;
+/** Files holding a phrase for it to count (more say little about which is meant), and candidates read to tell. */
+const MAX_VERBATIM_FILES = 3;
+const MAX_VERBATIM_CANDIDATES = 30;
 /** Files a path mention or frame may resolve to (a suffix can be ambiguous). */
 const MAX_PATH_MATCHES = 3;
 const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?)\//i;
+/** Anything under a documentation folder, its code too: snippets, examples and configuration of the docs. */
+const DOC_FOLDER = /(^|\/)(docs?|documentation)\//i;
+/** Type declarations beside an implementation (TypeScript's `.d.ts`/`.d.cts`/`.d.mts`, Python's stubs). */
+const DECLARATION_PATH = /\.d\.[cm]?ts$|\.pyi$/i;
 /** Issue and pull-request templates, and the project's contribution, conduct, security and release policies. */
 const BOILERPLATE_PATH =
   /(^|\/)\.(github|gitlab)\/(ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE|DISCUSSION_TEMPLATE|issue_templates|merge_request_templates)\/|^(\.github\/|docs\/)?(pull_request_template|issue_template|CONTRIBUTING|CODE_OF_CONDUCT|SECURITY|SUPPORT|GOVERNANCE|FUNDING|MAINTAINERS|Collaborator-Guide|Release-Process)(\.(md|markdown|rst|txt|adoc|ya?ml))?$/i;
@@ -125,7 +132,7 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
     warnings.push({ code: "semantic_unavailable", message: "this index has no embedding model; ranked without the semantic signal (reindex to train one)" });
   }
   const terms = await rarestTerms(ctx, q.terms);
-  const weighted = terms.map((term) => ({ term, weight: 1 }));
+  const weighted = terms.map((term) => ({ term, weight: termWeight(q, term) }));
   if (semantic) {
     for (const e of expandQuery(semantic.model, terms).slice(0, MAX_EXPANSIONS)) weighted.push({ term: e.term, weight: W.expansion * e.weight });
   }
@@ -144,6 +151,7 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
 
   if (input.strategy !== "bm25") {
     await locate(ctx, q, acc, reason);
+    await verbatim(ctx, q, acc, reason);
     await definitions(ctx, q, acc, reason);
     if (semantic) {
       const dense = await denseFor(semantic, terms, input, warnings);
@@ -176,10 +184,9 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
   const k = await knowledgeOf(ctx);
   const items: RankedHit[] = [];
   for (const { a, score } of ranked.slice(0, maxResults)) {
-    const hit = await hitFor(ctx, a, score, q, k.moduleOf(a.path)?.name ?? null, input.strategy !== "bm25");
+    const hit = await hitFor(ctx, a, score, q, k.moduleOf(a.path)?.name ?? null);
     if (hit) items.push(hit);
   }
-  if (input.strategy !== "bm25") items.sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : 1));
   const abstention = abstain(items, terms, input.abstain ?? false);
   const returned = abstention.noLocalEvidence ? [] : items;
   const evidence: EvidenceDraft[] = returned.map((h) => ({ path: h.path, startLine: h.span.startLine, endLine: h.span.endLine, contentHash: h.contentHash, retrieval: h.retrieval }));
@@ -224,6 +231,15 @@ async function rarestTerms(ctx: QueryContext, terms: string[]): Promise<string[]
     .sort((a, b) => a.df - b.df || a.i - b.i)
     .slice(0, MAX_QUERY_TERMS)
     .map((t) => t.term);
+}
+
+/**
+ * A query term's weight in the first stage: an issue repeats what it is about (log of its count in the query) and
+ * its title names it (TITLE_WEIGHT).
+ */
+function termWeight(q: ParsedQuery, term: string): number {
+  const n = q.termCounts.get(term) ?? 1;
+  return (1 + W.queryTermRepeat * Math.log(n)) * (q.titleTerms.has(term) ? W.titleTerm : 1);
 }
 
 /** The first MAX_RANKED_QUERY_CHARS of a query (what ranking reads), with a warning when the rest was left out. */
@@ -284,6 +300,40 @@ async function locate(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: Rea
   }
 }
 
+/**
+ * Files that hold a phrase of the query as written (an error message, a quoted string): found through the trigram
+ * index, checked on the text case-insensitively, in files other than documentation. A phrase found in more than MAX_VERBATIM_FILES files says little
+ * about which one is meant and is passed over; the longest phrase a file holds counts, once.
+ */
+async function verbatim(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: ReasonFn): Promise<void> {
+  const done = new Set<string>();
+  for (const phrase of q.phrases) {
+    const lower = phrase.toLowerCase();
+    const { files } = await ctx.store.candidateFiles(ctx.index.id, { fragments: [phrase] }, MAX_VERBATIM_CANDIDATES);
+    const holding: ContentCandidate[] = [];
+    for (const f of files) {
+      const c = await ctx.store.readCandidate(ctx.index.id, f.id);
+      // Documentation quotes the same messages (and translations repeat them): code is where a message is raised.
+      if (c && !isDocPath(c.file.path) && !DOC_FOLDER.test(c.file.path) && c.content.toLowerCase().includes(lower)) holding.push(c);
+      if (holding.length > MAX_VERBATIM_FILES) break;
+    }
+    if (holding.length === 0 || holding.length > MAX_VERBATIM_FILES) continue;
+    for (const c of holding) {
+      if (done.has(c.file.path)) continue;
+      done.add(c.file.path);
+      const a = acc(c.file.path, c.file, null);
+      if (a.line === null) a.line = lineOf(c.content, c.content.toLowerCase().indexOf(lower));
+      reason(a, "verbatim", W.verbatim, `holds "${phrase.length > 60 ? `${phrase.slice(0, 57)}...` : phrase}" as the query writes it`, "verbatim");
+    }
+  }
+}
+
+function lineOf(text: string, index: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) line += 1;
+  return line;
+}
+
 async function definitions(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: ReasonFn): Promise<void> {
   const seen = new Set<string>();
   for (const id of q.identifiers) {
@@ -315,9 +365,11 @@ function priors(a: Acc, q: ParsedQuery, reason: ReasonFn): void {
   else if (BOILERPLATE_PATH.test(f.path)) reason(a, "prior", W.boilerplatePrior, "an issue or pull-request template or a contribution policy");
   else if (isTestPath(f.path)) {
     if (!q.aboutTests) reason(a, "prior", W.testPrior, "a test: it exercises the behaviour, the code under test has it");
-  } else if (isDocPath(f.path)) reason(a, "prior", W.docPrior, "documentation");
+  } else if (isDocPath(f.path) || DOC_FOLDER.test(f.path)) reason(a, "prior", W.docPrior, "documentation");
   else if (EXAMPLE_PATH.test(f.path)) reason(a, "prior", W.examplePrior, "example code");
+  else if (DECLARATION_PATH.test(f.path)) reason(a, "prior", W.declarationPrior, "a declaration file: the behaviour is in the implementation");
   else if (isMetadataFile(f.path) || CONFIG_LANGUAGES.has(f.language ?? "")) reason(a, "prior", W.configPrior, "configuration or a manifest: it names behaviour, the code has it");
+  else if (f.symbolStatus === null) reason(a, "prior", W.nonCodePrior, "not parsed as code (text, data, a template or a script)");
 }
 
 /**
@@ -398,9 +450,9 @@ async function graphBoost(ctx: QueryContext, allowed: Acc[], acc: AccFn, reason:
   }
 }
 
-const PRIORITY: RankedMatchType[] = ["stack_frame", "path_mention", "symbol_definition", "bm25", "graph_neighbor", "semantic"];
+const PRIORITY: RankedMatchType[] = ["stack_frame", "path_mention", "verbatim", "symbol_definition", "bm25", "graph_neighbor", "semantic"];
 
-async function hitFor(ctx: QueryContext, a: Acc, score: number, q: ParsedQuery, module: string | null, withCoverage: boolean): Promise<RankedHit | null> {
+async function hitFor(ctx: QueryContext, a: Acc, score: number, q: ParsedQuery, module: string | null): Promise<RankedHit | null> {
   const f = a.file!;
   const content = await ctx.store.getContent(ctx.index.id, f.path);
   if (content === null) return null;
@@ -408,12 +460,6 @@ async function hitFor(ctx: QueryContext, a: Acc, score: number, q: ParsedQuery, 
   const symbols = await ctx.store.findSymbols(ctx.index.id, { path: f.path, limit: 2000 });
   const stems = [...new Set(q.terms.map(stemForMatch))];
   const span = bestSpan(lines, symbols, stems, a.line);
-  let total = score;
-  if (withCoverage && stems.length > 0) {
-    const coverage = span.matched.length / stems.length;
-    a.reasons.push({ part: "coverage", value: round(W.coverage * coverage), why: `${span.matched.length} of ${stems.length} query terms in the span` });
-    total = round(total + W.coverage * coverage);
-  }
   const matchType = PRIORITY.find((m) => a.via.has(m)) ?? "bm25";
   // Found only by the embedding: similar, not evidence of a match.
   const retrieval: Retrieval = matchType === "semantic" ? "semantic" : matchType === "symbol_definition" ? "symbol" : matchType === "graph_neighbor" ? "syntactic" : "lexical";
@@ -423,7 +469,7 @@ async function hitFor(ctx: QueryContext, a: Acc, score: number, q: ParsedQuery, 
     language: f.language,
     module,
     contentHash: f.contentHash,
-    score: total,
+    score,
     matchType,
     retrieval,
     reasons: a.reasons,
@@ -434,7 +480,7 @@ async function hitFor(ctx: QueryContext, a: Acc, score: number, q: ParsedQuery, 
 function abstain(items: RankedHit[], terms: string[], enabled: boolean): Abstention {
   const best = items[0];
   const stems = new Set(terms.map(stemForMatch));
-  const strong = best && (best.matchType === "stack_frame" || best.matchType === "path_mention" || best.matchType === "symbol_definition");
+  const strong = best && (best.matchType === "stack_frame" || best.matchType === "path_mention" || best.matchType === "verbatim" || best.matchType === "symbol_definition");
   const score = strong ? 1 : best && stems.size > 0 ? round(best.span.matched.length / stems.size) : 0;
   return { enabled, noLocalEvidence: enabled && score < W.abstainCoverage, score, threshold: W.abstainCoverage };
 }
