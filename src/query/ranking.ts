@@ -21,7 +21,7 @@ export const WEIGHTS = {
   largeFilePerDoubling: -0.15,
   largeFileBytes: 32 * 1024,
   /** The file defines a symbol with exactly the queried name (hybrid and symbol modes). */
-  definitionExact: 2.0,
+  definitionExact: 2.5,
   /** The file defines a symbol whose name starts with the query (symbol mode). */
   definitionPrefix: 1.0,
 } as const;
@@ -67,6 +67,14 @@ export const HYBRID_WEIGHTS = {
   queryTermRepeat: 0.5,
   /** A term of the query's first line (an issue's title) weighs this many times more. */
   titleTerm: 1.5,
+  /** A term the query writes as code (backticks, code blocks, identifier-shaped) weighs this many times more. */
+  codeTerm: 1.5,
+  /**
+   * The second look (query/hybrid/frequency.ts): BM25 with term counts over the best `frequencyPool` candidates,
+   * the best of them getting this much; the first stage sees only whether a file holds a term.
+   */
+  termFrequency: 3.0,
+  frequencyPool: 30,
   /** Candidates the first stage hands on. */
   firstStage: 200,
   /** The best first-stage score maps to this; the others in proportion. */

@@ -16,6 +16,8 @@ export interface ParsedQuery {
   /** How often each term occurs in the query, and in its first line (an issue's title). */
   termCounts: Map<string, number>;
   titleTerms: Set<string>;
+  /** Terms the query writes as code: in backticks, fenced or indented blocks, `>>>` lines, or identifier-shaped. */
+  codeTerms: Set<string>;
   /** The query is about tests: test files are not pushed down. */
   aboutTests: boolean;
 }
@@ -87,6 +89,20 @@ function phrasesOf(text: string): string[] {
   return [...out].sort((a, b) => b.length - a.length).slice(0, MAX_PHRASES);
 }
 
+const FENCED = /```[^\n]*\n([\s\S]*?)```/g;
+const BACKTICKED = /`([^`\n]+)`/g;
+const CODE_LINE = /^(?: {4}|\t|>>> |\.\.\. |\$ )(.+)$/gm;
+
+/** The parts of an issue written as code: fenced blocks, backticked spans, indented and prompt lines. */
+function codeParts(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(FENCED)) out.push(m[1]!);
+  const rest = text.replace(FENCED, " ");
+  for (const m of rest.matchAll(BACKTICKED)) out.push(m[1]!);
+  for (const m of rest.matchAll(CODE_LINE)) out.push(m[1]!);
+  return out;
+}
+
 /** Identifiers, stack frames and paths in a query, and its terms (environment listings and template noise left out). */
 export function parseQuery(raw: string): ParsedQuery {
   const text = withoutNoise(raw);
@@ -95,7 +111,8 @@ export function parseQuery(raw: string): ParsedQuery {
   const locations = log.locations.slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, line: l.line }));
   const paths = [...new Set([...text.matchAll(PATH_MENTION)].map((m) => m[1]!))];
   const title = text.trimStart().split("\n", 1)[0] ?? "";
-  return { terms: queryTerms(text), phrases: phrasesOf(text), termCounts: queryTermCounts(text), titleTerms: new Set(queryTerms(title)), identifiers, locations, paths, aboutTests: text.length <= MAX_TEST_QUESTION_CHARS && TEST_WORDS.test(text) };
+  const code = [...codeParts(text), ...(text.match(IDENTIFIER) ?? []).filter(isIdentifierLike)].join("\n");
+  return { terms: queryTerms(text), phrases: phrasesOf(text), termCounts: queryTermCounts(text), titleTerms: new Set(queryTerms(title)), codeTerms: new Set(queryTerms(code)), identifiers, locations, paths, aboutTests: text.length <= MAX_TEST_QUESTION_CHARS && TEST_WORDS.test(text) };
 }
 
 /** Suffixes dropped before a term is looked for in text: `expiration`, `expired` and `expires` all find `expir`. */

@@ -11,6 +11,8 @@ import { matchesQualifier, parseSymbol } from "../symbols.js";
 import { personalizedPageRank } from "./graph.js";
 import { parseQuery, stemForMatch, type ParsedQuery } from "./parse.js";
 import { bestSpan } from "./spans.js";
+import { frequencyScores, type WeightedTerm } from "./frequency.js";
+import { inverseDocumentFrequency } from "../../store/bm25f.js";
 import type { EvidenceDraft, Retrieval, Warning } from "../../core/evidence.js";
 
 /** `bm25`: the lexical baseline; `hybrid`: every signal but the embedding; `hybrid_semantic`: all of them. */
@@ -131,8 +133,9 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
   if (input.strategy === "hybrid_semantic" && !semantic) {
     warnings.push({ code: "semantic_unavailable", message: "this index has no embedding model; ranked without the semantic signal (reindex to train one)" });
   }
-  const terms = await rarestTerms(ctx, q.terms);
-  const weighted = terms.map((term) => ({ term, weight: termWeight(q, term) }));
+  const chosen = await rarestTerms(ctx, q);
+  const terms = chosen.terms.map((t) => t.term);
+  const weighted = chosen.terms.map(({ term, weight }) => ({ term, weight }));
   if (semantic) {
     for (const e of expandQuery(semantic.model, terms).slice(0, MAX_EXPANSIONS)) weighted.push({ term: e.term, weight: W.expansion * e.weight });
   }
@@ -176,10 +179,11 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
     await graphBoost(ctx, allowed, acc, reason);
     await loadRows(ctx, accs);
   }
-  const ranked = [...accs.values()]
-    .filter((a) => a.file && isAllowed(ctx, a.file, includeGenerated) && pathFilter.matches(a.path))
-    .map((a) => ({ a, score: round(a.reasons.reduce((n, r) => n + r.value, 0)) }))
-    .sort((x, y) => y.score - x.score || (x.a.path < y.a.path ? -1 : 1));
+  const scoreOf = (a: Acc) => round(a.reasons.reduce((n, r) => n + r.value, 0));
+  const byScore = (x: { a: Acc; score: number }, y: { a: Acc; score: number }) => y.score - x.score || (x.a.path < y.a.path ? -1 : 1);
+  const kept = [...accs.values()].filter((a) => a.file && isAllowed(ctx, a.file, includeGenerated) && pathFilter.matches(a.path));
+  if (input.strategy !== "bm25") await frequencyLook(ctx, kept.map((a) => ({ a, score: scoreOf(a) })).sort(byScore).slice(0, W.frequencyPool).map((x) => x.a), chosen, reason);
+  const ranked = kept.map((a) => ({ a, score: scoreOf(a) })).sort(byScore);
 
   const k = await knowledgeOf(ctx);
   const items: RankedHit[] = [];
@@ -221,25 +225,28 @@ async function denseFor(semantic: LoadedSemantic, terms: string[], input: Ranked
  * looked up by document frequency among the first MAX_DF_LOOKUPS distinct terms in query order; terms no file holds
  * cannot match and are dropped. Ties keep query order.
  */
-async function rarestTerms(ctx: QueryContext, terms: string[]): Promise<string[]> {
-  if (terms.length === 0) return [];
-  const asked = terms.slice(0, MAX_DF_LOOKUPS);
-  const { documentFrequency } = await ctx.store.termStats(ctx.index.id, asked);
-  return asked
-    .map((term, i) => ({ term, i, df: documentFrequency[i] ?? 0 }))
+async function rarestTerms(ctx: QueryContext, q: ParsedQuery): Promise<{ terms: WeightedTerm[]; files: number }> {
+  if (q.terms.length === 0) return { terms: [], files: 0 };
+  const asked = q.terms.slice(0, MAX_DF_LOOKUPS);
+  const stats = await ctx.store.termStats(ctx.index.id, asked);
+  const n = stats.files;
+  const terms = asked
+    .map((term, i) => ({ term, i, df: stats.documentFrequency[i] ?? 0, weight: termWeight(q, term) }))
     .filter((t) => t.df > 0)
-    .sort((a, b) => a.df - b.df || a.i - b.i)
+    .map((t) => ({ ...t, value: t.weight * inverseDocumentFrequency(n, t.df) }))
+    .sort((a, b) => b.value - a.value || a.i - b.i)
     .slice(0, MAX_QUERY_TERMS)
-    .map((t) => t.term);
+    .map(({ term, weight, df }) => ({ term, weight, df }));
+  return { terms, files: n };
 }
 
 /**
  * A query term's weight in the first stage: an issue repeats what it is about (log of its count in the query) and
- * its title names it (TITLE_WEIGHT).
+ * its title names it, and code it quotes names the program's own words where prose words are the reporter's.
  */
 function termWeight(q: ParsedQuery, term: string): number {
   const n = q.termCounts.get(term) ?? 1;
-  return (1 + W.queryTermRepeat * Math.log(n)) * (q.titleTerms.has(term) ? W.titleTerm : 1);
+  return (1 + W.queryTermRepeat * Math.log(n)) * (q.titleTerms.has(term) ? W.titleTerm : 1) * (q.codeTerms.has(term) ? W.codeTerm : 1);
 }
 
 /** The first MAX_RANKED_QUERY_CHARS of a query (what ranking reads), with a warning when the rest was left out. */
@@ -338,7 +345,10 @@ async function definitions(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason
   const seen = new Set<string>();
   for (const id of q.identifiers) {
     const { name, qualified } = parseSymbol(id);
-    const rows = (await ctx.store.findSymbols(ctx.index.id, { name, limit: 20 })).filter((s) => s.name === name && matchesQualifier(s, qualified));
+    const found = (await ctx.store.findSymbols(ctx.index.id, { name, limit: 20 })).filter((s) => s.name === name && matchesQualifier(s, qualified));
+    // Docs, examples and tests define names of their own for illustration; where the code defines the name, that is the one meant.
+    const inCode = found.filter((s) => !isIllustration(s.path));
+    const rows = inCode.length > 0 ? inCode : found;
     for (const s of rows) {
       if (seen.has(s.path)) continue;
       seen.add(s.path);
@@ -347,6 +357,19 @@ async function definitions(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason
       reason(a, "definition_exact", W.definitionExact, `defines ${s.qualifiedName}, which the query names`, "symbol_definition");
     }
   }
+}
+
+/** The second look with term frequencies over the best candidates (see frequency.ts). */
+async function frequencyLook(ctx: QueryContext, pool: Acc[], chosen: { terms: WeightedTerm[]; files: number }, reason: ReasonFn): Promise<void> {
+  if (pool.length < 2 || chosen.terms.length === 0) return;
+  const texts = await Promise.all(pool.map(async (a) => (await ctx.store.getContent(ctx.index.id, a.path)) ?? ""));
+  const scores = frequencyScores(texts, chosen.terms, chosen.files);
+  pool.forEach((a, i) => reason(a, "term_frequency", W.termFrequency * scores[i]!, "how often it uses the query's terms, among the best candidates (BM25 with counts)"));
+}
+
+/** Documentation, examples and tests: code written to show or exercise the program, not the program. */
+function isIllustration(path: string): boolean {
+  return isTestPath(path) || isDocPath(path) || DOC_FOLDER.test(path) || EXAMPLE_PATH.test(path);
 }
 
 async function accFor(ctx: QueryContext, fileId: number, acc: AccFn): Promise<Acc | null> {

@@ -1,0 +1,51 @@
+import { queryTermCounts } from "../../core/terms.js";
+import { inverseDocumentFrequency } from "../../store/bm25f.js";
+import { porterStem } from "../../store/porter.js";
+
+/**
+ * The first stage knows only whether a file holds a term (the index keeps terms once per field), so a file that
+ * mentions an issue's subject once ranks with one built around it. This second look counts: for the best
+ * candidates it reads the text and scores BM25 with term frequencies over the query's chosen terms (stemmed as the
+ * index stems them), length-normalized among those candidates.
+ */
+
+/** Term-frequency saturation and length normalization of the second look (classic BM25 values). */
+const K1 = 1.2;
+const B = 0.5;
+/** Characters of a file read for counting: a term's frequency in the first 256 KiB says what the file is about. */
+const MAX_COUNTED_CHARS = 256 * 1024;
+
+export interface WeightedTerm {
+  term: string;
+  weight: number;
+  /** Files holding the term in the whole index. */
+  df: number;
+}
+
+/** Each text's BM25 score with term frequencies over `terms`, scaled so the best is 1 (0 when nothing matched). */
+export function frequencyScores(texts: readonly string[], terms: readonly WeightedTerm[], files: number): number[] {
+  const wanted = new Map<string, { weight: number; idf: number }>();
+  for (const t of terms) {
+    const stem = porterStem(t.term);
+    const idf = inverseDocumentFrequency(files, t.df) * t.weight;
+    if ((wanted.get(stem)?.idf ?? 0) < idf) wanted.set(stem, { weight: t.weight, idf });
+  }
+  const counted = texts.map((text) => {
+    const tf = new Map<string, number>();
+    let length = 0;
+    for (const [term, n] of queryTermCounts(text.length > MAX_COUNTED_CHARS ? text.slice(0, MAX_COUNTED_CHARS) : text)) {
+      length += n;
+      const stem = porterStem(term);
+      if (wanted.has(stem)) tf.set(stem, (tf.get(stem) ?? 0) + n);
+    }
+    return { tf, length };
+  });
+  const avg = counted.reduce((s, c) => s + c.length, 0) / Math.max(1, counted.length);
+  const scores = counted.map(({ tf, length }) => {
+    let score = 0;
+    for (const [stem, f] of tf) score += (wanted.get(stem)!.idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / Math.max(1, avg)));
+    return score;
+  });
+  const best = Math.max(0, ...scores);
+  return scores.map((s) => (best > 0 ? s / best : 0));
+}
