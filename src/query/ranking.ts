@@ -120,6 +120,8 @@ export const HYBRID_WEIGHTS = {
    * conventions) gets this share of the test's BM25 part, so the code under test outranks its test.
    */
   testedBy: 0.9,
+  /** Files that may receive a test's evidence, the strongest credits first (a question matches many tests in passing). */
+  testedByFiles: 10,
   /** Personalized PageRank from the top hits over reference edges (0–1 times this). */
   graph: 1.0,
   /** Seeds of the graph walk: the best first-stage hits. */

@@ -103,12 +103,33 @@ function codeParts(text: string): string[] {
   return out;
 }
 
+/** A Python traceback frame line: Python lists the outermost call first ("most recent call last"). */
+const PYTHON_FRAME = /^\s*File "[^"]+", line \d+/;
+
+/**
+ * Stack frames with the innermost first, where it happened: each run of Python frames is reversed (Python prints
+ * the most recent call last); Java, JavaScript, Go and Rust traces already list the innermost frame first.
+ */
+function innermostFirst<T extends { text: string }>(locations: readonly T[]): T[] {
+  const out: T[] = [];
+  let run: T[] = [];
+  for (const l of locations) {
+    if (PYTHON_FRAME.test(l.text)) {
+      run.push(l);
+      continue;
+    }
+    out.push(...run.reverse(), l);
+    run = [];
+  }
+  return [...out, ...run.reverse()];
+}
+
 /** Identifiers, stack frames and paths in a query, and its terms (environment listings and template noise left out). */
 export function parseQuery(raw: string): ParsedQuery {
   const text = withoutNoise(raw);
   const identifiers = [...new Set((text.match(IDENTIFIER) ?? []).filter(isIdentifierLike))].slice(0, MAX_IDENTIFIERS);
   const log = summarizeVerifierLog(text);
-  const locations = log.locations.slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, line: l.line }));
+  const locations = innermostFirst(log.locations).slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, line: l.line }));
   const paths = [...new Set([...text.matchAll(PATH_MENTION)].map((m) => m[1]!))];
   const title = text.trimStart().split("\n", 1)[0] ?? "";
   const code = [...codeParts(text), ...(text.match(IDENTIFIER) ?? []).filter(isIdentifierLike)].join("\n");
@@ -126,7 +147,7 @@ export function stemForMatch(term: string): string {
 }
 
 /** Words from which a query may be a question rather than a literal (it is ranked when found nowhere as written). */
-const NATURAL_WORDS = 3;
+const NATURAL_WORDS = 2;
 
 /**
  * A query reads as prose or an issue rather than a string to find: several words, a line break, or a stack frame.

@@ -265,22 +265,43 @@ function isAllowed(ctx: QueryContext, f: FileRow, includeGenerated: boolean): bo
   return includeGenerated || !(f.isGenerated || f.isVendored);
 }
 
-/** Indexed paths for a path as a query names it: exact, or the indexed files it is a suffix of. */
+/**
+ * Indexed paths for a path as a query names it: exact, else the indexed files sharing the longest run of trailing
+ * segments with it: a relative path as a whole, an absolute one (the reporter's machine) by its file name and
+ * folder at least (`/usr/lib/python3/site-packages/flask/app.py` → `src/flask/app.py`); only the longest run wins.
+ */
 async function resolvePath(ctx: QueryContext, raw: string): Promise<FileRow[]> {
   const rel = repoRelativePath(ctx.index.rootPath, raw).replace(/^\/+/, "");
   const exact = await ctx.store.getFile(ctx.index.id, rel);
   if (exact) return [exact];
-  const base = rel.split("/").pop() ?? rel;
+  const want = rel.replace(/\\/g, "/").split("/").filter((p) => p.length > 0);
+  const base = want[want.length - 1] ?? rel;
   const terms = [...new Set([base.toLowerCase(), ...splitIdentifier(base.replace(/\.[^.]+$/, ""))])].map((term) => ({ term, weight: 1 }));
   const byPath = await ctx.store.rankFiles(ctx.index.id, { terms, weights: { path: 1, symbols: 0, body: 0 }, limit: 200 });
-  const out: FileRow[] = [];
+  // A relative path names a file of the repository as a whole suffix; an absolute one is the reporter's machine
+  // (a virtualenv, an install prefix), where only its tail can be ours.
+  const need = /^(\/|~|[A-Za-z]:[\\/])/.test(raw) ? Math.min(2, want.length) : want.length;
+  let best = 0;
+  let paths: string[] = [];
   for (const r of byPath) {
-    if (!`/${r.path}`.endsWith(`/${rel}`)) continue;
-    const f = await ctx.store.getFile(ctx.index.id, r.path);
+    const shared = sharedTail(want, r.path.split("/"));
+    if (shared < need || shared < best) continue;
+    if (shared > best) [best, paths] = [shared, []];
+    paths.push(r.path);
+  }
+  const out: FileRow[] = [];
+  for (const p of paths.sort().slice(0, MAX_PATH_MATCHES)) {
+    const f = await ctx.store.getFile(ctx.index.id, p);
     if (f) out.push(f);
-    if (out.length >= MAX_PATH_MATCHES) break;
   }
   return out;
+}
+
+/** How many trailing path segments two paths share. */
+function sharedTail(a: readonly string[], b: readonly string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n += 1;
+  return n;
 }
 
 type AccFn = (path: string, file: FileRow | null, fileId: number | null) => Acc;
@@ -367,6 +388,11 @@ async function frequencyLook(ctx: QueryContext, pool: Acc[], chosen: { terms: We
   pool.forEach((a, i) => reason(a, "term_frequency", W.termFrequency * scores[i]!, "how often it uses the query's terms, among the best candidates (BM25 with counts)"));
 }
 
+/** Code the program is made of: parsed as code, not documentation (a test's credit goes only there). */
+function isCode(f: FileRow | null): boolean {
+  return !!f && f.symbolStatus !== null && !isDocPath(f.path) && !DOC_FOLDER.test(f.path);
+}
+
 /** Documentation, examples and tests: code written to show or exercise the program, not the program. */
 function isIllustration(path: string): boolean {
   return isTestPath(path) || isDocPath(path) || DOC_FOLDER.test(path) || EXAMPLE_PATH.test(path);
@@ -409,7 +435,9 @@ async function testedBy(ctx: QueryContext, allowed: Acc[], acc: AccFn, reason: R
     // One test's evidence per file, the strongest: ten tests of a module do not make it ten times as likely.
     if (s && W.testedBy * bm25 > (credit.get(s)?.value ?? 0)) credit.set(s, { value: W.testedBy * bm25, test: t.path });
   }
-  for (const [s, c] of credit) reason(s, "tested_by", c.value, `its test ${c.test} matches the question`);
+  // A question matches many tests in passing; only the strongest few lend their evidence.
+  const strongest = [...credit].filter(([s]) => isCode(s.file)).sort((x, y) => y[1].value - x[1].value).slice(0, W.testedByFiles);
+  for (const [s, c] of strongest) reason(s, "tested_by", c.value, `its test ${c.test} matches the question`);
 }
 
 /** The file a test is named after, found by its stem among the indexed paths near the test, when the ranking missed it. */
