@@ -149,14 +149,17 @@ interface ScanState {
   firstError: number | null;
   firstLocation: number | null;
   truncated: boolean;
+  /** Keep frames in installed libraries (site-packages, node_modules, …): an issue about a library has them. */
+  libraryFrames: boolean;
 }
 
 /**
  * Summarizes a build or test log: Maven/Gradle, node:test (TAP and spec), jest, vitest, pytest, go test and cargo
  * test failures; Java, TS/JS, Python, Go and Rust locations. Never throws.
  */
-export function summarizeVerifierLog(text: string): VerifierLogSummary {
+export function summarizeVerifierLog(text: string, options: { libraryFrames?: boolean } = {}): VerifierLogSummary {
   const st: ScanState = {
+    libraryFrames: options.libraryFrames ?? false,
     lineCount: 0,
     command: null,
     commandState: "first",
@@ -235,7 +238,7 @@ function scanLine(st: ScanState, line: string, lineNo: number): void {
   else if (st.pending && --st.pending.left <= 0) st.pending = null;
   const panic = CARGO_PANIC.exec(trimmed);
   if (panic) attachPanic(st, panic[1]!, panic[2]!, lineNo);
-  const loc = matchLocation(line, trimmed);
+  const loc = matchLocation(line, trimmed, st.libraryFrames);
   if (loc) recordLocation(st, loc, trimmed, lineNo);
   if (st.firstAssertion === null && PYTEST_ASSERTION.test(line)) st.firstAssertion = lineNo;
   if (st.firstError === null && (ERROR_MARKER.test(trimmed) || COMPILER_ERROR.test(line) || panic)) st.firstError = lineNo;
@@ -376,11 +379,11 @@ interface LocationHit {
   column: number | null;
 }
 
-/** A source location on the line; none for a stack frame in the JDK, node_modules and the like. */
-function matchLocation(line: string, trimmed: string): LocationHit | null {
+/** A source location on the line; none for a stack frame in the JDK, node_modules and the like (unless `libraryFrames`). */
+function matchLocation(line: string, trimmed: string, libraryFrames: boolean): LocationHit | null {
   const at = (path: string, l: string, c: string | undefined): LocationHit | null => {
     const p = cleanLocationPath(path);
-    return p === null || LIBRARY_PATH.test(p) ? null : { path: p, line: Number(l), column: c === undefined ? null : Number(c) };
+    return p === null || (!libraryFrames && LIBRARY_PATH.test(p)) ? null : { path: p, line: Number(l), column: c === undefined ? null : Number(c) };
   };
   let m = JAVA_FRAME.exec(line);
   if (m) {

@@ -128,7 +128,8 @@ function innermostFirst<T extends { text: string }>(locations: readonly T[]): T[
 export function parseQuery(raw: string): ParsedQuery {
   const text = withoutNoise(raw);
   const identifiers = [...new Set((text.match(IDENTIFIER) ?? []).filter(isIdentifierLike))].slice(0, MAX_IDENTIFIERS);
-  const log = summarizeVerifierLog(text);
+  // The repository may be the library a trace passes through: its frames in site-packages or node_modules are ours.
+  const log = summarizeVerifierLog(text, { libraryFrames: true });
   const locations = innermostFirst(log.locations).slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, line: l.line }));
   const paths = [...new Set([...text.matchAll(PATH_MENTION)].map((m) => m[1]!))];
   const title = text.trimStart().split("\n", 1)[0] ?? "";

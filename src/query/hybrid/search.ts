@@ -70,6 +70,8 @@ const MAX_DF_LOOKUPS = 400;
 /** Characters of a query that ranking reads: a long issue with its logs; beyond it the text is cut with a warning. */
 const MAX_RANKED_QUERY_CHARS = 64 * 1024;
 const MAX_EXPANSIONS = 12;
+/** A path on the reporter's machine (absolute, or inside an install of a package) rather than in the repository. */
+const ELSEWHERE = /^(\/|~|[A-Za-z]:[\\/])|(^|[\\/])(site-packages|dist-packages|node_modules|\.cargo|pkg[\\/]mod)[\\/]/;
 /** Files holding a phrase for it to count (more say little about which is meant), and candidates read to tell. */
 const MAX_VERBATIM_FILES = 3;
 const MAX_VERBATIM_CANDIDATES = 30;
@@ -280,7 +282,7 @@ async function resolvePath(ctx: QueryContext, raw: string): Promise<FileRow[]> {
   const byPath = await ctx.store.rankFiles(ctx.index.id, { terms, weights: { path: 1, symbols: 0, body: 0 }, limit: 200 });
   // A relative path names a file of the repository as a whole suffix; an absolute one is the reporter's machine
   // (a virtualenv, an install prefix), where only its tail can be ours.
-  const need = /^(\/|~|[A-Za-z]:[\\/])/.test(raw) ? Math.min(2, want.length) : want.length;
+  const need = ELSEWHERE.test(raw) ? Math.min(2, want.length) : want.length;
   let best = 0;
   let paths: string[] = [];
   for (const r of byPath) {
