@@ -28,6 +28,7 @@ import { createRequestSources } from "../src/sources/index.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../src/store/store.js";
 import { Bm25Index } from "./localize/bm25.js";
+import { median } from "./stats.js";
 import { loadInstances, samplePerRepo, type Instance } from "./localize/data.js";
 
 const REPO_ID = "localize";
@@ -218,15 +219,16 @@ function fmt(x: number): string {
 
 function printTable(results: InstanceResult[], modes: string[]): void {
   const repos = [...new Set(results.map((r) => r.repo))].sort();
-  console.log("| repository | n | mode | Acc@1 | Acc@5 | Acc@10 | Recall@10 | MRR | rejected | related tests R@10 (n) |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  console.log("| repository | n | files (median) | mode | Acc@1 | Acc@5 | Acc@10 | Recall@10 | MRR | p50 ms | rejected | related tests R@10 (n) |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const repo of [...repos, "ALL"]) {
     const rs = repo === "ALL" ? results : results.filter((r) => r.repo === repo);
     const t = testRecall(rs);
     for (const m of modes) {
       const s = score(rs, m);
       const tests = m === "repoctx" ? `${fmt(t.recall10)} (${t.n})` : "";
-      console.log(`| ${repo} | ${s.n} | ${m} | ${fmt(s.acc[1]!)} | ${fmt(s.acc[5]!)} | ${fmt(s.acc[10]!)} | ${fmt(s.recall10)} | ${fmt(s.mrr)} | ${s.rejected} | ${tests} |`);
+      const ms = median(rs.map((r) => r.answers[m]!.ms));
+      console.log(`| ${repo} | ${s.n} | ${median(rs.map((r) => r.files))} | ${m} | ${fmt(s.acc[1]!)} | ${fmt(s.acc[5]!)} | ${fmt(s.acc[10]!)} | ${fmt(s.recall10)} | ${fmt(s.mrr)} | ${ms.toFixed(1)} | ${s.rejected} | ${tests} |`);
     }
   }
 }

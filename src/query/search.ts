@@ -7,7 +7,7 @@ import { requiredLiterals } from "./regex-literals.js";
 import { definitionsFor, type DefinitionMatch } from "./search-symbols.js";
 import { contextSpan, indexLines, lineOf, snippetOf, type LineIndex } from "./snippets.js";
 import { escapeRegex } from "./text.js";
-import { looksLikeProse, looksNatural } from "./hybrid/parse.js";
+import { looksLikeProse, looksLikeQuestion, looksNatural } from "./hybrid/parse.js";
 import { rankedSearch, type RankedMatchType, type ScoreReason } from "./hybrid/search.js";
 import type { EvidenceDraft, Warning } from "../core/evidence.js";
 
@@ -172,8 +172,8 @@ export async function searchCode(ctx: QueryContext, input: SearchInput): Promise
     );
   }
   const natural = mode === "hybrid" && !input.regex && (tooLongForExact || looksNatural(input.query));
-  // Prose, an issue or a trace goes straight to ranking; a short phrase is first looked for as written.
-  if (natural && !tooLongForExact && !looksLikeProse(input.query)) {
+  // Prose, a question, an issue or a trace goes straight to ranking; a short phrase is first looked for as written.
+  if (natural && !tooLongForExact && !looksLikeProse(input.query) && !looksLikeQuestion(input.query)) {
     const exact = await exactSearch(ctx, input, mode);
     return exact.items.length > 0 ? exact : naturalSearch(ctx, input);
   }

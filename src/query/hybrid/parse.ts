@@ -66,6 +66,7 @@ const ERROR_LINE = /(?:^|\s)(?:[A-Z]\w*(?:Error|Exception|Warning)|[Ee]rror(?:\[
 /** Parts of a message that a program fills in (quoted values, numbers, paths): the literal lies between them. */
 const FILLED_IN = /'[^']*'|"[^"]*"|`[^`]*`|<[^>]*>|\b\d[\w.:-]*|(?:[\w.-]*\/)+[\w.-]+/g;
 const MIN_PHRASE_WORDS = 3;
+const QUESTION = /^(where|how|which|what|why|when|who|whose|does|do|is|are|can|should|find|show|list)\b|\?\s*$/i;
 const MAX_PHRASES = 12;
 
 /**
@@ -76,7 +77,8 @@ const MAX_PHRASES = 12;
 function phrasesOf(text: string): string[] {
   const whole: string[] = [];
   const line = text.trim();
-  if (!line.includes("\n") && line.length <= 200) whole.push(line);
+  // A question is asked in the asker's words, not the program's: only a one-line statement may be pasted output.
+  if (!line.includes("\n") && line.length <= 200 && !QUESTION.test(line)) whole.push(line);
   for (const m of text.matchAll(QUOTED)) whole.push((m[1] ?? m[2] ?? m[3])!);
   for (const m of text.matchAll(ERROR_LINE)) whole.push(m[1]!);
   const out = new Set<string>();
@@ -164,6 +166,11 @@ function wordCount(query: string): number {
 
 /** Words enough that no one means them as one literal string. */
 const PROSE_WORDS = 6;
+
+/** A question, asked in the asker's words: never a literal to look for as written. */
+export function looksLikeQuestion(query: string): boolean {
+  return wordCount(query) >= NATURAL_WORDS && QUESTION.test(query.trim());
+}
 
 /** Unmistakably not a literal: a long sentence, several lines, or a stack frame. */
 export function looksLikeProse(query: string): boolean {

@@ -178,7 +178,7 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
   if (input.strategy !== "bm25") {
     for (const a of allowed) priors(a, q, reason);
     if (!q.aboutTests) await testedBy(ctx, allowed, acc, reason);
-    await graphBoost(ctx, allowed, acc, reason);
+    if (W.graph > 0) await graphBoost(ctx, allowed, acc, reason);
     await loadRows(ctx, accs);
   }
   const scoreOf = (a: Acc) => round(a.reasons.reduce((n, r) => n + r.value, 0));
@@ -189,8 +189,10 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
 
   const k = await knowledgeOf(ctx);
   const items: RankedHit[] = [];
+  // Spans are found with the terms ranking used (an issue's hundreds of words would only blur them).
+  const stems = [...new Set(terms.map(stemForMatch))];
   for (const { a, score } of ranked.slice(0, maxResults)) {
-    const hit = await hitFor(ctx, a, score, q, k.moduleOf(a.path)?.name ?? null);
+    const hit = await hitFor(ctx, a, score, stems, k.moduleOf(a.path)?.name ?? null);
     if (hit) items.push(hit);
   }
   const abstention = abstain(items, terms, input.abstain ?? false);
@@ -429,11 +431,16 @@ function priors(a: Acc, q: ParsedQuery, reason: ReasonFn): void {
  */
 async function testedBy(ctx: QueryContext, allowed: Acc[], acc: AccFn, reason: ReasonFn): Promise<void> {
   const credit = new Map<Acc, { value: number; test: string }>();
-  for (const t of allowed.filter((a) => isTestPath(a.path))) {
-    const bm25 = t.reasons.find((r) => r.part === "bm25")?.value ?? 0;
+  const bm25Of = (a: Acc) => a.reasons.find((r) => r.part === "bm25")?.value ?? 0;
+  // The strongest tests only: each one not matched to a candidate costs a path lookup.
+  const tests = allowed.filter((a) => isTestPath(a.path) && bm25Of(a) > 0).sort((x, y) => bm25Of(y) - bm25Of(x)).slice(0, W.testedByTests);
+  for (const [rank, t] of tests.entries()) {
+    const bm25 = bm25Of(t);
     const subject = key(testSubject(t.path));
     if (bm25 <= 0 || subject.length === 0 || GENERIC_STEMS.has(subject)) continue;
-    const s = allowed.find((a) => !isTestPath(a.path) && key(stemOf(a.path)) === subject && linkedByPath(t.path, a.path)) ?? (await testedFile(ctx, t.path, subject, acc));
+    const among = allowed.find((a) => !isTestPath(a.path) && key(stemOf(a.path)) === subject && linkedByPath(t.path, a.path));
+    // Looking the tested file up by path costs a pass over the index: only for the strongest few tests.
+    const s = among ?? (rank < W.testedByLookups ? await testedFile(ctx, t.path, subject, acc) : null);
     // One test's evidence per file, the strongest: ten tests of a module do not make it ten times as likely.
     if (s && W.testedBy * bm25 > (credit.get(s)?.value ?? 0)) credit.set(s, { value: W.testedBy * bm25, test: t.path });
   }
@@ -505,13 +512,12 @@ async function graphBoost(ctx: QueryContext, allowed: Acc[], acc: AccFn, reason:
 
 const PRIORITY: RankedMatchType[] = ["stack_frame", "path_mention", "verbatim", "symbol_definition", "bm25", "graph_neighbor", "semantic"];
 
-async function hitFor(ctx: QueryContext, a: Acc, score: number, q: ParsedQuery, module: string | null): Promise<RankedHit | null> {
+async function hitFor(ctx: QueryContext, a: Acc, score: number, stems: readonly string[], module: string | null): Promise<RankedHit | null> {
   const f = a.file!;
   const content = await ctx.store.getContent(ctx.index.id, f.path);
   if (content === null) return null;
   const lines = content.split("\n");
   const symbols = await ctx.store.findSymbols(ctx.index.id, { path: f.path, limit: 2000 });
-  const stems = [...new Set(q.terms.map(stemForMatch))];
   const span = bestSpan(lines, symbols, stems, a.line);
   const matchType = PRIORITY.find((m) => a.via.has(m)) ?? "bm25";
   // Found only by the embedding: similar, not evidence of a match.

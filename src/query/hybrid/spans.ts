@@ -18,17 +18,48 @@ export interface BestSpan {
   matched: string[];
 }
 
+/**
+ * Where each term occurs in a file, as sorted line numbers: one native substring scan of the lower-cased text per
+ * term, so asking which terms a line range holds costs a binary search per term instead of a pass over its lines.
+ */
+class TermLines {
+  private readonly lines = new Map<string, number[]>();
+
+  constructor(text: string, readonly terms: readonly string[]) {
+    const lower = text.toLowerCase();
+    const starts = [0];
+    for (let i = lower.indexOf("\n"); i !== -1; i = lower.indexOf("\n", i + 1)) starts.push(i + 1);
+    for (const t of terms) {
+      const at: number[] = [];
+      let line = 0;
+      for (let i = lower.indexOf(t); i !== -1; i = lower.indexOf(t, i + t.length)) {
+        while (line + 1 < starts.length && starts[line + 1]! <= i) line += 1;
+        if (at[at.length - 1] !== line + 1) at.push(line + 1);
+      }
+      if (at.length > 0) this.lines.set(t, at);
+    }
+  }
+
+  /** The terms that occur on some line in start..end (1-based, inclusive). */
+  within(start: number, end: number): string[] {
+    return this.terms.filter((t) => {
+      const at = this.lines.get(t);
+      if (!at) return false;
+      let lo = 0;
+      let hi = at.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (at[mid]! < start) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo < at.length && at[lo]! <= end;
+    });
+  }
+}
+
 function termsIn(text: string, terms: readonly string[]): string[] {
   const lower = text.toLowerCase();
   return terms.filter((t) => lower.includes(t));
-}
-
-/** Terms found in lines start..end of the already lower-cased lines (no copy of the file per symbol). */
-function termsInLines(lower: readonly string[], start: number, end: number, terms: readonly string[]): string[] {
-  return terms.filter((t) => {
-    for (let i = start - 1; i < end && i < lower.length; i++) if (lower[i]!.includes(t)) return true;
-    return false;
-  });
 }
 
 /**
@@ -37,43 +68,35 @@ function termsInLines(lower: readonly string[], start: number, end: number, term
  * Without symbols, the window of lines with the most terms.
  */
 export function bestSpan(lines: readonly string[], symbols: readonly SymbolRow[], terms: readonly string[], line: number | null): BestSpan {
+  const where = new TermLines(lines.join("\n"), terms);
   const candidates = symbols.filter((s) => SPAN_KINDS.has(s.kind) && s.endLine - s.startLine < MAX_SPAN_LINES);
   if (line !== null) {
     const enclosing = candidates.filter((s) => s.startLine <= line && line <= s.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
-    if (enclosing) return spanOf(enclosing, lines, terms);
+    if (enclosing) return spanOf(enclosing, where);
     const start = Math.max(1, line - Math.floor(WINDOW_LINES / 2));
-    return { startLine: start, endLine: Math.min(lines.length, start + WINDOW_LINES - 1), symbol: null, matched: termsIn(lines.slice(start - 1, start + WINDOW_LINES - 1).join("\n"), terms) };
+    const end = Math.min(lines.length, start + WINDOW_LINES - 1);
+    return { startLine: start, endLine: end, symbol: null, matched: where.within(start, end) };
   }
   let best: { s: SymbolRow; score: number } | null = null;
-  const lower = lines.map((l) => l.toLowerCase());
   for (const s of candidates) {
-    const name = termsIn(s.qualifiedName, terms).length;
-    const body = termsInLines(lower, s.startLine, s.endLine, terms).length;
-    const score = NAME_WEIGHT * name + body;
+    const score = NAME_WEIGHT * termsIn(s.qualifiedName, terms).length + where.within(s.startLine, s.endLine).length;
     const size = s.endLine - s.startLine;
     if (score > 0 && (!best || score > best.score || (score === best.score && size < best.s.endLine - best.s.startLine))) best = { s, score };
   }
-  if (best) return spanOf(best.s, lines, terms);
-  return bestWindow(lines, terms);
+  if (best) return spanOf(best.s, where);
+  return bestWindow(lines.length, where);
 }
 
-function spanOf(s: SymbolRow, lines: readonly string[], terms: readonly string[]): BestSpan {
-  return {
-    startLine: s.startLine,
-    endLine: s.endLine,
-    symbol: { qualifiedName: s.qualifiedName, kind: s.kind },
-    matched: termsIn(lines.slice(s.startLine - 1, s.endLine).join("\n"), terms),
-  };
+function spanOf(s: SymbolRow, where: TermLines): BestSpan {
+  return { startLine: s.startLine, endLine: s.endLine, symbol: { qualifiedName: s.qualifiedName, kind: s.kind }, matched: where.within(s.startLine, s.endLine) };
 }
 
-function bestWindow(lines: readonly string[], terms: readonly string[]): BestSpan {
+function bestWindow(lineCount: number, where: TermLines): BestSpan {
   let best = { start: 1, count: -1 };
-  const lower = lines.map((l) => l.toLowerCase());
-  for (let start = 1; start <= Math.max(1, lines.length - WINDOW_LINES + 1); start += Math.max(1, Math.floor(WINDOW_LINES / 2))) {
-    const text = lower.slice(start - 1, start - 1 + WINDOW_LINES).join("\n");
-    const count = terms.filter((t) => text.includes(t)).length;
+  for (let start = 1; start <= Math.max(1, lineCount - WINDOW_LINES + 1); start += Math.max(1, Math.floor(WINDOW_LINES / 2))) {
+    const count = where.within(start, start + WINDOW_LINES - 1).length;
     if (count > best.count) best = { start, count };
   }
-  const endLine = Math.min(lines.length, best.start + WINDOW_LINES - 1);
-  return { startLine: best.start, endLine, symbol: null, matched: termsIn(lines.slice(best.start - 1, endLine).join("\n"), terms) };
+  const endLine = Math.min(lineCount, best.start + WINDOW_LINES - 1);
+  return { startLine: best.start, endLine, symbol: null, matched: where.within(best.start, endLine) };
 }
