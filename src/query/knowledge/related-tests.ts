@@ -217,7 +217,7 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
   }
   const k = await knowledgeOf(ctx);
   const maxResults = Math.min(input.maxResults ?? DEFAULT_RESULTS, ctx.policy.maxSearchResults);
-  const r: Relating = { ctx, index: indexTests(await k.testFiles()), candidates: new Map(), followed: [], labels: new Map(), warnings: [], families: new Set(), roles: new Map() };
+  const r: Relating = { ctx, index: indexTests(await k.testFiles(), await k.snapshotFiles()), candidates: new Map(), followed: [], labels: new Map(), warnings: [], families: new Set(), roles: new Map() };
 
   const added = await followSymbolInputs(r, symbolInputs, changed);
   const paths = [...changed, ...added.map((a) => a.path)];
@@ -251,18 +251,12 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
 }
 
 /** Indexes the test files by subject, folder, stem and path; snapshots apart. */
-function indexTests(files: FileRow[]): TestIndex {
+function indexTests(files: FileRow[], snapshots: FileRow[]): TestIndex {
   const bySubject = new Map<string, FileRow[]>();
   const byDir = new Map<string, FileRow[]>();
   const stems = new Map<string, number>();
-  const tests: FileRow[] = [];
-  const snapshots: FileRow[] = [];
-  for (const t of files) {
-    if (isSnapshotPath(t.path)) {
-      snapshots.push(t);
-      continue;
-    }
-    tests.push(t);
+  const tests = files.filter((t) => !isSnapshotPath(t.path));
+  for (const t of tests) {
     const s = key(moduleNameOf(testSubject(t.path), t.path));
     if (s) (bySubject.get(s) ?? bySubject.set(s, []).get(s)!).push(t);
     const d = dirName(t.path);
@@ -470,11 +464,13 @@ function confidenceOf(score: number): RelatedTest["confidence"] {
 }
 
 /**
- * The test functions using the changed code, as the runner names them (`Class::test_x` for pytest, `testX` for
- * Go, JUnit and cargo), when few enough to list; JavaScript tests are named by title, which references do not give.
+ * The test functions using the changed code, as the runner names them (`Class::test_x` for pytest, `TestX` for Go,
+ * a method for JUnit), when few enough to list. A test named after the changed file tests all of it and runs whole
+ * (its tests may reach the code through a field); JavaScript tests are named by title, which references do not give.
  */
 function namedTests(c: Candidate): string[] {
   const family = familyOf(c.file.language);
+  if (c.reasons.has("name-convention") || c.reasons.has("changed-test")) return [];
   if (family !== "python" && family !== "go" && family !== "jvm") return [];
   const callers = new Set([...c.uses.values()].flatMap((u) => [...u.callers]));
   const names = new Set<string>();
