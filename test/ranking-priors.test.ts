@@ -1,15 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { defaultReadPolicy } from "../src/config/schema.js";
-import { buildIndex } from "../src/indexer/pipeline.js";
 import { rankedSearch } from "../src/query/hybrid/search.js";
 import { HYBRID_WEIGHTS } from "../src/query/ranking.js";
-import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { QueryContext } from "../src/query/context.js";
-import { commitFiles } from "./helpers/fixture.js";
+import { indexed } from "./helpers/indexed.js";
 
 /**
  * Priors that keep an issue's own boilerplate from winning: issue and pull-request templates and contribution
@@ -32,29 +26,12 @@ const ISSUE = [
   "Version 2.1, environment Linux, operating system Debian.",
 ].join("\n");
 
-/** A committed repository of these files, indexed into a fresh store: the query context and a cleanup. */
-async function indexed(files: Record<string, string>): Promise<{ ctx: QueryContext; close: () => Promise<void> }> {
-  const base = mkdtempSync(join(tmpdir(), "repoctx-priors-"));
-  const root = join(base, "repo");
-  commitFiles(root, files, "initial");
-  const store = SqliteStore.open(join(base, "index.db"));
-  const built = await buildIndex({ root, store, maxFileBytes: defaultReadPolicy().maxIndexedFileBytes });
-  const ctx = { store, index: (await store.getReadyIndex(built.repo.repoId))!, policy: defaultReadPolicy() };
-  return {
-    ctx,
-    close: async () => {
-      await store.close();
-      rmSync(base, { recursive: true, force: true });
-    },
-  };
-}
-
 describe("ranking priors", () => {
   let ctx: QueryContext;
   let close: () => Promise<void>;
 
   before(async () => {
-    ({ ctx, close } = await indexed(FILES));
+    ({ ctx, close } = await indexed(FILES, "repoctx-priors-"));
   });
   after(async () => close());
 

@@ -1,31 +1,8 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { defaultReadPolicy } from "../src/config/schema.js";
-import { buildIndex } from "../src/indexer/pipeline.js";
 import { findRelatedTests, type RelatedTest, type SupportFile } from "../src/query/knowledge/related-tests.js";
-import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { QueryContext } from "../src/query/context.js";
-import { commitFiles } from "./helpers/fixture.js";
-
-/** A committed repository of these files, indexed into a fresh store: the query context and a cleanup. */
-async function indexed(files: Record<string, string>): Promise<{ ctx: QueryContext; close: () => Promise<void> }> {
-  const base = mkdtempSync(join(tmpdir(), "repoctx-related-"));
-  const root = join(base, "repo");
-  commitFiles(root, files, "initial");
-  const store = SqliteStore.open(join(base, "index.db"));
-  const built = await buildIndex({ root, store, maxFileBytes: defaultReadPolicy().maxIndexedFileBytes });
-  const ctx = { store, index: (await store.getReadyIndex(built.repo.repoId))!, policy: defaultReadPolicy() };
-  return {
-    ctx,
-    close: async () => {
-      await store.close();
-      rmSync(base, { recursive: true, force: true });
-    },
-  };
-}
+import { indexed } from "./helpers/indexed.js";
 
 function useApp(name: string, extra = ""): string {
   return `const { createApp } = require('../lib/app');\n\ndescribe('${name}', () => {\n  it('works', () => {\n    const app = createApp();\n    ${extra}\n  });\n});\n`;

@@ -381,7 +381,9 @@ async function keepRunnable(r: Relating): Promise<SupportFile[]> {
   for (const [path, c] of r.candidates) {
     if (c.inline || c.reasons.has("changed-test")) continue;
     const role = await roleOf(r, c.file);
-    const foreign = r.families.size > 0 && !r.families.has(familyOf(c.file.language) ?? "") && !c.reasons.has("references-changed-symbol");
+    // A name alone links languages only by coincidence (a PHP sample naming a Rust function): another language's
+    // file is a fixture of these tests, even when it mentions a changed name.
+    const foreign = r.families.size > 0 && !r.families.has(familyOf(c.file.language) ?? "");
     if (role === "test" && !foreign) continue;
     r.candidates.delete(path);
     support.push({ path, role: role === "test" ? "fixture" : role, details: c.details.slice(0, 3) });
