@@ -10,6 +10,7 @@ import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 import { familyOf, isCodeLanguage, isSnapshotPath, roleNeedsContent, snapshotOwnedBy, testRole, type TestRole } from "./related/roles.js";
 import { moduleNameOf, nameNearness } from "./related/names.js";
 import { inlineTestsOf } from "./related/inline.js";
+import { importLink, importTargets, type ChangedUnit, type ImportLink } from "./related/imports.js";
 
 export type TestReason =
   | "changed-test"
@@ -19,6 +20,8 @@ export type TestReason =
   | "mirrored-folder"
   | "references-changed-symbol"
   | "imports-changed-symbol"
+  | "imports-changed-file"
+  | "imports-changed-package"
   | "similar-name"
   | "inline-tests"
   | "doc-tests"
@@ -77,8 +80,15 @@ const WEIGHT: Record<TestReason, number> = {
   "references-changed-symbol": 3,
   // Only imports a changed symbol: it may never exercise the changed code.
   "imports-changed-symbol": 1,
+  // Its imports name the changed file (from anywhere: another folder, package or module), or only the package
+  // holding it: below the tests beside or named after it (at full weight only when few tests do: SPECIFIC_TESTS).
+  "imports-changed-file": 2,
+  "imports-changed-package": 1,
   "same-module": 0.5,
 };
+const IMPORT_REASON: Record<ImportLink, TestReason> = { file: "imports-changed-file", package: "imports-changed-package" };
+/** Test files whose imports are read for one call; past it the rest are not, and a warning says so. */
+const MAX_IMPORT_SCAN = 5000;
 /**
  * A changed symbol used by at most this many tests tells which tests exercise it; one that every test uses (the
  * library's entry class) tells nothing, and its weight falls as SPECIFIC_TESTS / (tests using it).
@@ -151,6 +161,8 @@ interface Candidate {
   sources: Set<string>;
   /** Changed symbols it uses: the kinds of use, and the test functions (qualified) that use them. */
   uses: Map<string, { kinds: Set<string>; callers: Set<string> }>;
+  /** Changed paths its imports name: the file itself, or only its package. */
+  imports: Map<string, ImportLink>;
   /** Set for tests inside a changed file: which kind, and the file's module path. */
   inline?: { kind: "inline" | "doc"; modulePath: string | null };
 }
@@ -223,6 +235,7 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
   const paths = [...changed, ...added.map((a) => a.path)];
   for (const path of paths) await relateChangedPath(r, path);
   await addReferencingTests(r);
+  await addImportingTests(r, k, paths);
   const support = await keepRunnable(r);
   const related = new Set([...r.candidates.values()].flatMap((c) => [...c.sources]));
   await addSameModuleTests(r, k, paths.filter((p) => !related.has(p)));
@@ -270,7 +283,7 @@ function indexTests(files: FileRow[], snapshots: FileRow[]): TestIndex {
 /** Relates a test for one reason: the first time makes it a candidate, later reasons add to it (up to 3 evidence items). */
 function relate(r: Relating, file: FileRow, reason: TestReason, detail: string, source: string | null, ev?: EvidenceDraft): Candidate {
   let c = r.candidates.get(file.path);
-  if (!c) r.candidates.set(file.path, (c = { file, reasons: new Set(), details: [], evidence: [], sources: new Set(), uses: new Map() }));
+  if (!c) r.candidates.set(file.path, (c = { file, reasons: new Set(), details: [], evidence: [], sources: new Set(), uses: new Map(), imports: new Map() }));
   c.reasons.add(reason);
   if (source !== null) c.sources.add(source);
   if (!c.details.includes(detail)) c.details.push(detail);
@@ -361,6 +374,34 @@ async function addReferencingTests(r: Relating): Promise<void> {
   }
 }
 
+/**
+ * Tests whose imports name a changed file, or only the package holding it, wherever they live (another folder,
+ * package or module of the repository): one step of the import graph, in the changed file's language.
+ */
+async function addImportingTests(r: Relating, k: Knowledge, paths: string[]): Promise<void> {
+  const { ctx } = r;
+  const units: ChangedUnit[] = [];
+  for (const path of paths) {
+    const file = await ctx.store.getFile(ctx.index.id, path);
+    if (file && isCodeLanguage(file.language)) units.push({ path, family: familyOf(file.language), module: k.moduleOf(path) });
+  }
+  const families = new Set(units.map((u) => u.family));
+  const tests = r.index.tests.filter((t) => families.has(familyOf(t.language)));
+  if (tests.length > MAX_IMPORT_SCAN) r.warnings.push({ code: "imports_truncated", message: `${tests.length} test files; the imports of the first ${MAX_IMPORT_SCAN} were read` });
+  for (const t of tests.slice(0, MAX_IMPORT_SCAN)) {
+    const text = await ctx.store.getContent(ctx.index.id, t.path);
+    const targets = text === null ? [] : importTargets(t.path, t.language, text);
+    if (targets.length === 0) continue;
+    for (const u of units) {
+      if (u.path === t.path || u.family !== familyOf(t.language)) continue;
+      const link = importLink(targets, u);
+      if (!link) continue;
+      const c = relate(r, t, IMPORT_REASON[link], link === "file" ? `imports ${u.path}` : `imports the package holding ${u.path}`, u.path);
+      if (c.imports.get(u.path) !== "file") c.imports.set(u.path, link);
+    }
+  }
+}
+
 /** The role of a file under the test conventions, reading its text only when its name does not settle it. */
 async function roleOf(r: Relating, file: FileRow): Promise<TestRole> {
   let role = r.roles.get(file.path);
@@ -408,18 +449,28 @@ async function addSameModuleTests(r: Relating, k: Knowledge, unrelated: string[]
   }
 }
 
+/** Reasons whose weight depends on how many tests share them (see SPECIFIC_TESTS), scored apart from the others. */
+const SHARED_REASONS = new Set<TestReason>(["references-changed-symbol", "imports-changed-file", "imports-changed-package"]);
+
 /**
  * Scores each candidate: its reasons' weights, a use of changed code weighted by how specific the symbols it uses
- * are, a bonus for each further changed symbol it uses. Ties go to the test using more changed symbols, then path.
+ * are, a bonus for each further changed symbol it uses, an import of a changed file weighted by how few tests
+ * import it. Ties go to the test using more changed symbols, then path.
  */
 function rank(r: Relating): { c: Candidate; score: number }[] {
   const usedBy = new Map<string, number>();
-  for (const c of r.candidates.values()) for (const name of c.uses.keys()) usedBy.set(name, (usedBy.get(name) ?? 0) + 1);
+  const importedBy = new Map<string, number>();
+  for (const c of r.candidates.values()) {
+    for (const name of c.uses.keys()) usedBy.set(name, (usedBy.get(name) ?? 0) + 1);
+    for (const [path, link] of c.imports) importedBy.set(`${link} ${path}`, (importedBy.get(`${link} ${path}`) ?? 0) + 1);
+  }
   const scored = [...r.candidates.values()].map((c) => {
     const called = [...c.uses].filter(([, u]) => [...u.kinds].some((kd) => kd !== "import"));
     if (called.length > 0) c.reasons.delete("imports-changed-symbol");
     let score = 0;
-    for (const x of c.reasons) if (x !== "references-changed-symbol") score += WEIGHT[x];
+    for (const x of c.reasons) if (!SHARED_REASONS.has(x)) score += WEIGHT[x];
+    const imports = [...c.imports].map(([path, link]) => WEIGHT[IMPORT_REASON[link]] * Math.min(1, SPECIFIC_TESTS / importedBy.get(`${link} ${path}`)!));
+    if (imports.length > 0) score += Math.max(...imports);
     if (called.length > 0) {
       const specificity = Math.max(...called.map(([name]) => Math.min(1, SPECIFIC_TESTS / usedBy.get(name)!)));
       score += WEIGHT["references-changed-symbol"] * specificity + Math.min(MAX_EXTRA_SYMBOLS, called.length - 1) * EXTRA_SYMBOL_BONUS;
