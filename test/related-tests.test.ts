@@ -82,6 +82,13 @@ describe("related tests in a JavaScript package", () => {
     assert.ok(!paths(r.items).some((p) => p.endsWith(".snap")));
   });
 
+  test("a test named after a symbol asked for (req.hostname.js for hostname) ranks first, named for it", async () => {
+    const r = await related(["lib/request.js", "lib/app.js"], ["hostname"]);
+    const t = r.items[0]!;
+    assert.equal(t.path, "test/req.hostname.js", paths(r.items).join(", "));
+    assert.ok(t.reasons.includes("named-after-symbol"), t.reasons.join(", "));
+  });
+
   test("changedPaths are used as given; files a symbol adds are listed apart with why", async () => {
     const r = await related(["lib/request.js"], ["formatRange"]);
     assert.deepEqual(r.stats.changedPaths, ["lib/request.js"]);

@@ -23,6 +23,7 @@ export type TestReason =
   | "imports-changed-file"
   | "imports-changed-package"
   | "similar-name"
+  | "named-after-symbol"
   | "inline-tests"
   | "doc-tests"
   | "same-module";
@@ -76,6 +77,9 @@ const WEIGHT: Record<TestReason, number> = {
   "mirrored-folder": 2,
   // Near the module's name (abbreviated, or sharing its leading words): as telling as living beside it.
   "similar-name": 2,
+  // Named after a symbol asked for (`req.hostname.js`, `test_hostname.py` for `hostname`): it tests that member,
+  // though the name may belong to another owner's member (a `quote` test for `QuoteService#quote`).
+  "named-after-symbol": 3,
   // Calls or uses a changed symbol (at full weight only when few tests do: see SPECIFIC_TESTS).
   "references-changed-symbol": 3,
   // Only imports a changed symbol: it may never exercise the changed code.
@@ -298,6 +302,13 @@ async function followSymbolInputs(r: Relating, symbolInputs: string[], changed: 
   for (const raw of symbolInputs) {
     const { name } = parseSymbol(raw);
     r.followed.push({ name, from: raw, path: null });
+    if (name.length >= MIN_SYMBOL_NAME && !GENERIC_NAMES.has(name)) {
+      for (const t of r.index.tests) {
+        const subject = moduleNameOf(testSubject(t.path), t.path);
+        const member = subject.slice(subject.lastIndexOf(".") + 1);
+        if (key(subject) === key(name) || key(member) === key(name)) relate(r, t, "named-after-symbol", `named after ${raw}, asked for`, null);
+      }
+    }
     const defs = await ctx.store.findSymbols(ctx.index.id, { name, limit: 20 });
     for (const d of defs) {
       if (isTestPath(d.path) || changed.includes(d.path) || added.some((a) => a.path === d.path)) continue;
