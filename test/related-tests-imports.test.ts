@@ -42,6 +42,8 @@ describe("related tests through the import graph", () => {
       "rs/src/lib.rs": "pub mod theme;\npub struct Printer;\n",
       "rs/src/theme.rs": "pub struct Theme;\n",
       "rs/tests/themes.rs": "use my_pager::theme::Theme;\n\n#[test]\nfn loads() { let _ = Theme; }\n",
+      "rs/src/bin/pagectl/main.rs": "fn main() { println!(\"ctl\"); }\n",
+      "rs/tests/cli.rs": "#[test]\nfn runs_the_binary() { assert!(true); }\n",
       "rs/tests/printing.rs": "use my_pager::Printer;\n\n#[test]\nfn prints() { let _ = Printer; }\n",
     }));
   });
@@ -88,5 +90,11 @@ describe("related tests through the import graph", () => {
     const printing = find(r.items, "rs/tests/printing.rs");
     assert.ok(printing.reasons.includes("imports-changed-package"), printing.reasons.join(", "));
     assert.ok(themes.score > printing.score);
+  });
+
+  test("Rust: a binary is not in the library its tests use; importing only a package still lets the module's tests in", async () => {
+    const r = await related(["rs/src/bin/pagectl/main.rs"]);
+    assert.ok(r.items.every((t) => !t.reasons.includes("imports-changed-package")), r.items.map((t) => `${t.path} ${t.reasons.join("+")}`).join(", "));
+    assert.ok(find(r.items, "rs/tests/cli.rs").reasons.includes("same-module"));
   });
 });

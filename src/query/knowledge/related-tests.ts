@@ -407,7 +407,8 @@ async function addImportingTests(r: Relating, k: Knowledge, paths: string[]): Pr
       if (u.path === t.path || u.family !== familyOf(t.language)) continue;
       const link = importLink(targets, u);
       if (!link) continue;
-      const c = relate(r, t, IMPORT_REASON[link], link === "file" ? `imports ${u.path}` : `imports the package holding ${u.path}`, u.path);
+      // Only the package imported: as weak as being in the module, so the module's tests may still be added.
+      const c = relate(r, t, IMPORT_REASON[link], link === "file" ? `imports ${u.path}` : `imports the package holding ${u.path}`, link === "file" ? u.path : null);
       if (c.imports.get(u.path) !== "file") c.imports.set(u.path, link);
     }
   }

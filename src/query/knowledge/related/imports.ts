@@ -27,6 +27,7 @@ export interface ChangedUnit {
 
 /** A suffix of one name (`utils`) would match any file so called: qualified names match from two segments on. */
 const MIN_SUFFIX_SEGMENTS = 2;
+const RUST_BINARY = /(^|\/)src\/(main\.rs$|bin\/)/;
 const JS_EXTENSION = /\.(d\.ts|[cm]?[jt]sx?|vue|svelte)$/;
 
 function dirOf(path: string): string {
@@ -187,7 +188,8 @@ function linkOf(t: Target, u: ChangedUnit): ImportLink | null {
       return (pkg !== null ? t.segs.join("/") === pkg : endsWithSegments(dirOf(u.path), t.segs)) ? "package" : null;
     }
     case "rust": {
-      if (t.kind !== "qualified" || !u.module || u.module.buildSystem !== "cargo") return null;
+      // `use my_crate::…` names the library: a binary (`src/main.rs`, `src/bin/…`) is not in it.
+      if (t.kind !== "qualified" || !u.module || u.module.buildSystem !== "cargo" || RUST_BINARY.test(u.path)) return null;
       if (t.segs[0] !== u.module.name.replace(/-/g, "_")) return null;
       const mod = rustModulePath(u.path)?.split("::") ?? [];
       const rest = t.segs.slice(1);
