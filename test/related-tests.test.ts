@@ -166,3 +166,27 @@ describe("related tests in Python, Rust and Go", () => {
     assert.deepEqual(t.snapshots, ["go/testdata/limiter_test.golden"]);
   });
 });
+
+describe("related tests by a changed member's name", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+  const adapters = Object.fromEntries(
+    Array.from({ length: 10 }, (_, i) => [`lib/adapters/a${i}.js`, `exports.writeValue = function writeValue(v) { return ${i}; };\n${i === 0 ? "exports.writeRare = function writeRare(v) { return v; };\n" : ""}`]),
+  );
+
+  before(async () => {
+    ({ ctx, close } = await indexed({
+      "package.json": JSON.stringify({ name: "lib", scripts: { test: "mocha" } }),
+      ...adapters,
+      "spec/generic.test.js": "describe('generic', () => { it('writes', () => { writeValue(1); }); });\n",
+      "spec/rare.test.js": "describe('rare', () => { it('writes', () => { writeRare(1); }); });\n",
+    }));
+  });
+  after(async () => close());
+
+  test("a name many files define (writeValue of every adapter) relates no test; a name only the changed file defines does", async () => {
+    const r = await findRelatedTests(ctx, { changedPaths: ["lib/adapters/a0.js"], maxResults: 20 });
+    const byRef = r.items.filter((t) => t.reasons.includes("references-changed-symbol")).map((t) => t.path);
+    assert.deepEqual(byRef, ["spec/rare.test.js"]);
+  });
+});

@@ -10,6 +10,7 @@ import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 import { familyOf, isCodeLanguage, isSnapshotPath, roleNeedsContent, snapshotOwnedBy, testRole, type TestRole } from "./related/roles.js";
 import { moduleNameOf, nameNearness } from "./related/names.js";
 import { inlineTestsOf } from "./related/inline.js";
+import { MAX_NAME_DEFINITIONS } from "../../store/file-edges.js";
 import { importLink, importTargets, type ChangedUnit, type ImportLink } from "./related/imports.js";
 
 export type TestReason =
@@ -365,6 +366,9 @@ async function addReferencingTests(r: Relating): Promise<void> {
   for (const f of r.followed) {
     if (seenNames.has(f.name)) continue;
     seenNames.add(f.name);
+    // A member name many files define (`create` of every factory, `write` of every adapter) does not say which
+    // one a test calls: as for the reference graph, such a name relates nothing. A name asked for is followed.
+    if (f.path !== null && (await definingFiles(ctx, f.name)) > MAX_NAME_DEFINITIONS) continue;
     const refs = await ctx.store.findReferences(ctx.index.id, { name: f.name, limit: MAX_REFERENCES_PER_SYMBOL });
     if (refs.length >= MAX_REFERENCES_PER_SYMBOL) r.warnings.push({ code: "references_truncated", message: `${f.name} has more than ${MAX_REFERENCES_PER_SYMBOL} references; only the first were followed` });
     for (const ref of refs) {
@@ -412,6 +416,12 @@ async function addImportingTests(r: Relating, k: Knowledge, paths: string[]): Pr
       if (c.imports.get(u.path) !== "file") c.imports.set(u.path, link);
     }
   }
+}
+
+/** Distinct files defining this exact name, counted up to MAX_NAME_DEFINITIONS + 1. */
+async function definingFiles(ctx: QueryContext, name: string): Promise<number> {
+  const defs = await ctx.store.findSymbols(ctx.index.id, { name, limit: (MAX_NAME_DEFINITIONS + 1) * 4 });
+  return new Set(defs.map((d) => d.path)).size;
 }
 
 /** The role of a file under the test conventions, reading its text only when its name does not settle it. */
