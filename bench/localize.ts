@@ -92,7 +92,8 @@ interface InstanceResult {
   gold: string[];
   files: number;
   answers: Record<string, Answer>;
-  relatedTests: { expected: string[]; found: string[] } | null;
+  /** `support`: the helpers, fixtures and snapshots the tool lists apart from the tests to run. */
+  relatedTests: { expected: string[]; found: string[]; support?: string[] } | null;
 }
 
 function depsFor(store: Store, root: string): ServerDeps {
@@ -173,7 +174,8 @@ async function runInstance(inst: Instance, mirror: string, extra: Args): Promise
     if (expected.length > 0) {
       const env = await runTool(findRelatedTestsTool, { changedPaths: gold, maxResults: RANKED }, deps);
       const found = env.ok ? (env.data.tests as { path: string }[]).map((t) => t.path) : [];
-      relatedTests = { expected, found };
+      const support = env.ok ? ((env.data.stats as { supportFiles?: { path: string }[] }).supportFiles ?? []).map((s) => s.path) : [];
+      relatedTests = { expected, found, support };
     }
     return { id: inst.id, repo: inst.repo, gold, files: files.length, answers, relatedTests };
   } finally {
@@ -207,10 +209,23 @@ function score(results: InstanceResult[], mode: string): Row {
   return row;
 }
 
-function testRecall(results: InstanceResult[]): { n: number; recall10: number } {
+/** With `withSupport`, an expected file the tool lists among its support files (a helper the fix edited) counts as found. */
+function testRecall(results: InstanceResult[], withSupport = false): { n: number; recall10: number } {
   const withTests = results.filter((r) => r.relatedTests);
-  const sum = withTests.reduce((s, r) => s + r.relatedTests!.expected.filter((t) => r.relatedTests!.found.slice(0, 10).includes(t)).length / r.relatedTests!.expected.length, 0);
+  const sum = withTests.reduce((s, r) => {
+    const t = r.relatedTests!;
+    const found = new Set([...t.found.slice(0, 10), ...(withSupport ? (t.support ?? []) : [])]);
+    return s + t.expected.filter((e) => found.has(e)).length / t.expected.length;
+  }, 0);
   return { n: withTests.length, recall10: withTests.length > 0 ? sum / withTests.length : Number.NaN };
+}
+
+/** One line per repository: related-test recall@10, and the same counting the support files listed apart. */
+function printTestRecall(results: InstanceResult[]): void {
+  const repos = [...new Set(results.map((r) => r.repo))].sort();
+  const line = (repo: string, rs: InstanceResult[]) => `related tests ${repo}: R@10 ${fmt(testRecall(rs).recall10)}, with support files ${fmt(testRecall(rs, true).recall10)} (${testRecall(rs).n})`;
+  for (const repo of repos) console.log(line(repo, results.filter((r) => r.repo === repo)));
+  console.log(line("ALL", results));
 }
 
 function fmt(x: number): string {
@@ -249,6 +264,7 @@ async function main(): Promise<void> {
   }
   const modes = results.length > 0 ? Object.keys(results[0]!.answers) : [];
   printTable(results, modes);
+  printTestRecall(results);
   for (const s of skipped) console.log(`skipped ${s.id}: ${s.why}`);
   if (args.json) writeFileSync(args.json, `${JSON.stringify({ results, skipped }, null, 2)}\n`);
 }

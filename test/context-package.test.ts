@@ -8,6 +8,7 @@ import type { ContextManifest } from "../src/query/context-package/manifest-sche
 import { judgePackage } from "../src/query/context-package/quality.js";
 import { MESSAGE_OVERHEAD_TOKENS } from "../src/query/context-package/render.js";
 import { tokenCounter } from "../src/query/context-package/tokens.js";
+import { redactText } from "../src/policy/redact.js";
 import { PLATFORM_SAFETY_RULES } from "../src/query/instructions/rule-sources.js";
 import { git } from "./helpers/fixture.js";
 import { openHarness, type Harness } from "./helpers/harness.js";
@@ -146,6 +147,20 @@ describe("build_context_package on the golden repository", () => {
     assert.match(text, /do_not_copy: /);
   });
 
+  test("a candidate whose path holds a secret is counted as rendered, redacted, whichever form the budget picks", async () => {
+    const KEY_FILE = "docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt";
+    let pointed = 0;
+    for (let budget = 1200; budget <= 2400; budget += 40) {
+      const env = await h.call("build_context_package", { purpose: "planning", goal: "Tighten quote validation", candidatePaths: ["mvnw", KEY_FILE], contract: CONTRACT, budgetTokens: budget, target: "openai" });
+      assert.equal(env.ok, true, JSON.stringify(env.data));
+      const pkg = env.data as unknown as Pkg;
+      const texts = textsOf(pkg.rendered);
+      assert.equal(pkg.package.budget.usedTokens, recount(texts), `budget ${budget}`);
+      if (texts.join("\n").includes('get_file_slice {"path":"docs/keys/[REDACTED].txt"')) pointed += 1;
+    }
+    assert.ok(pointed > 0, "some budget shows the secret-named file as a pointer");
+  });
+
   test("property: any budget from 200 to 32,000 and any candidate set stays within budget, keeps policy, and lists its evidence", async () => {
     const files = (await h.store.listFiles(h.index.indexId)).filter((f) => f.skipReason === null && !f.isBinary).map((f) => f.path);
     const rand = prng(20261129);
@@ -184,7 +199,10 @@ describe("build_context_package on the golden repository", () => {
         assert.equal(m.startLine, Number(start));
         assert.equal(m.endLine, Number(end));
         assert.ok(m.hash.startsWith(hashPrefix!));
-        assert.equal(m.hash, sha256(readFileSync(join(h.repo.root, path!))), `case ${i}: ${path}`);
+        // A path holding a secret is shown redacted (docs/keys/[REDACTED].txt): its file is the one it redacts from.
+        const onDisk = files.find((f) => redactText(f).text === path);
+        assert.ok(onDisk, `case ${i}: ${path} is no indexed path`);
+        assert.equal(m.hash, sha256(readFileSync(join(h.repo.root, onDisk))), `case ${i}: ${path}`);
       }
     }
   });

@@ -675,10 +675,10 @@ build-backend = "hatchling.build"
     assert.equal(g.rootTestCommand, "pytest");
   });
 
-  it("narrows pytest with -k and unittest to a dotted class", () => {
+  it("narrows pytest to node ids (path::test_name) and unittest to a dotted class", () => {
     assert.equal(
       testCommandFor(mod(g, "my-app"), { path: "tests/test_cli.py", testNames: ["test_a", "test_b"] }),
-      "pytest tests/test_cli.py -k 'test_a or test_b'",
+      "pytest tests/test_cli.py::test_a tests/test_cli.py::test_b",
     );
     assert.equal(testCommandFor(mod(g, "my-app"), { path: "tests/test_cli.py", className: "TestCli" }), "pytest tests/test_cli.py::TestCli");
     assert.equal(testCommandFor(mod(g, "my-app"), { path: "tests/test_cli.py", className: "test_cli" }), "pytest tests/test_cli.py", "the file stem is no class");

@@ -44,16 +44,20 @@ const MAX_EXAMPLES = 2;
 /** Words that look like identifiers in prose but name nothing worth a lookup. */
 export const COMMON_CAPITALIZED = new Set(["The", "This", "That", "When", "Then", "Use", "Do", "Don", "Not", "And", "Or", "If", "In", "On", "To", "For", "Add", "Fix", "Make", "Replace", "Remove", "Update", "Keep", "Move", "Java", "String", "List", "Map"]);
 
+/**
+ * A path may hold a secret (`docs/keys/AKIA….txt`): titles and pointers are redacted here, where their tokens are
+ * counted, since the envelope's redaction afterwards would change the text the budget measured.
+ */
 export function titleFor(f: LoadedFile, spans: Span[], why: string): string {
   const a = spans[0]?.start ?? 1;
   const b = spans[spans.length - 1]?.end ?? a;
-  return `${EVIDENCE_SLOT} ${f.row.path}:${a}-${b} (${f.trustLevel}, ${f.row.contentHash.slice(0, 19)}) — ${why}`;
+  return `${EVIDENCE_SLOT} ${redactText(`${f.row.path}:${a}-${b} (${f.trustLevel}, ${f.row.contentHash.slice(0, 19)}) — ${why}`).text}`;
 }
 
 export function pointerText(f: LoadedFile, spans: Span[]): string {
   const a = spans[0]?.start ?? 1;
   const b = spans[spans.length - 1]?.end ?? a;
-  return `(not included for budget: get_file_slice {"path":${JSON.stringify(f.row.path)},"startLine":${a},"endLine":${b}})`;
+  return redactText(`(not included for budget: get_file_slice {"path":${JSON.stringify(f.row.path)},"startLine":${a},"endLine":${b}})`).text;
 }
 
 /** One evidence block over spans of a file, with the forms the budget may choose from. */

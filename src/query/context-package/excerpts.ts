@@ -138,6 +138,8 @@ export function guardText(shown: string, trustLevel: TrustLevel, attrs: Record<s
   const r = redactText(shown);
   const flagged = detectInstructionLikeText(detectOn).length;
   const trust: TrustLevel = flagged > 0 && trustLevel !== "external_task_text" ? "repo_documentation_untrusted_instruction" : trustLevel;
-  const marked = markUntrusted(r.text, { ...attrs, trust });
+  // Attributes name paths, and a path may hold a secret: redacted here, where the tokens are counted.
+  const shownAttrs = Object.fromEntries(Object.entries(attrs).map(([k, v]) => [k, redactText(v).text]));
+  const marked = markUntrusted(r.text, { ...shownAttrs, trust });
   return { text: NOTICED.has(trust) ? `${untrustedNotice(trust)}\n${marked}` : marked, trustLevel: trust, flaggedSpans: flagged, redacted: r.redactions.length > 0 };
 }

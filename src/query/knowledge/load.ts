@@ -2,6 +2,7 @@ import { createOwnershipMatcher, type OwnershipDecision } from "../../indexer/kn
 import { moduleOf } from "../../indexer/knowledge/manifests.js";
 import type { BuildGraph, OwnershipFile, RepoDoc, RepoModule } from "../../core/knowledge.js";
 import { isTestPath } from "../../policy/labels.js";
+import { isSnapshotPath } from "./related/roles.js";
 import type { FileRow } from "../../store/store.js";
 import type { QueryContext } from "../context.js";
 import { normalizeRepoPath } from "../../policy/path-guard.js";
@@ -15,6 +16,8 @@ export interface Knowledge {
   moduleOf(path: string): RepoModule | null;
   /** Indexed test files (by the test-path conventions), path order. */
   testFiles(): Promise<FileRow[]>;
+  /** Indexed snapshot and golden files (recorded test outputs, whatever their language), path order. */
+  snapshotFiles(): Promise<FileRow[]>;
   /** Every document of the index, path order. */
   docs(): Promise<RepoDoc[]>;
 }
@@ -30,6 +33,7 @@ async function load(view: QueryContext): Promise<Knowledge> {
   const { graph, ownership } = await ctx.store.getKnowledge(ctx.index.id);
   const matcher = createOwnershipMatcher(ownership.rules);
   let tests: Promise<FileRow[]> | null = null;
+  let snapshots: Promise<FileRow[]> | null = null;
   let docs: Promise<RepoDoc[]> | null = null;
   return {
     graph,
@@ -40,6 +44,7 @@ async function load(view: QueryContext): Promise<Knowledge> {
       (tests ??= ctx.store
         .listFiles(ctx.index.id)
         .then((files) => files.filter((f) => f.skipReason === null && f.language !== null && isTestPath(f.path)))),
+    snapshotFiles: () => (snapshots ??= ctx.store.listFiles(ctx.index.id).then((files) => files.filter((f) => f.skipReason === null && isSnapshotPath(f.path)))),
     docs: () => (docs ??= ctx.store.listDocs(ctx.index.id, { limit: Number.MAX_SAFE_INTEGER }).then((r) => r.docs)),
   };
 }

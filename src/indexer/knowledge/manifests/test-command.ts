@@ -21,6 +21,10 @@ export interface TestTarget {
   className?: string | null;
   qualifiedClass?: string | null;
   testNames?: string[];
+  /** Tests inside a source file (`inline`: Rust `#[cfg(test)]`) or in its documentation (`doc`: doc tests, doctests). */
+  kind?: "file" | "inline" | "doc";
+  /** The source file's module path (`printer`, `style::theme`) for tests inside it; null for the crate root. */
+  modulePath?: string | null;
 }
 
 export function testCommandFor(module: RepoModule, test: TestTarget, graph?: BuildGraph): string | null {
@@ -80,10 +84,12 @@ export function testCommandFor(module: RepoModule, test: TestTarget, graph?: Bui
     case "npm-script":
       return null;
     case "pytest": {
+      if (test.kind === "doc") return `${prefix}pytest --doctest-modules ${shellQuote(rel)}`;
       const cls = pythonClass(className ?? simpleName(qualified), stem);
       const node = cls ? `${rel}::${cls}` : rel;
-      const k = names.length > 0 ? ` -k ${alwaysQuote(names.join(" or "))}` : "";
-      return `${prefix}pytest ${shellQuote(node)}${k}`;
+      // Node ids (`path::Class::test_name`) select exactly those tests; -k would also match names containing them.
+      if (names.length > 0) return `${prefix}pytest ${names.map((n) => shellQuote(n.includes("::") ? `${rel}::${n}` : `${node}::${n}`)).join(" ")}`;
+      return `${prefix}pytest ${shellQuote(node)}`;
     }
     case "unittest": {
       if (!rel.endsWith(".py")) return null;
@@ -100,6 +106,9 @@ export function testCommandFor(module: RepoModule, test: TestTarget, graph?: Bui
       return `${prefix}go test ${shellQuote(pkg)}${run}`;
     }
     case "cargo": {
+      // Tests inside a source file: its module path selects them (`cargo test printer::`); doc tests run with --doc.
+      if (test.kind === "doc") return `${prefix}${rest} --doc${test.modulePath ? ` ${shellQuote(`${test.modulePath}::`)}` : ""}`;
+      if (test.kind === "inline") return `${prefix}${rest}${test.modulePath ? ` ${shellQuote(`${test.modulePath}::`)}` : " --lib"}`;
       const segs = rel.split("/");
       let target = "";
       if (segs[0] === "tests" && segs.length === 2 && segs[1]!.endsWith(".rs")) target = ` --test ${shellQuote(stemOf(segs[1]!))}`;

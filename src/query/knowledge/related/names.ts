@@ -1,0 +1,59 @@
+/**
+ * What source files and tests are named after, and how close two such names are: the exact convention of each
+ * ecosystem (`quote.ts` ↔ `quote.test.ts`, `QuoteService` ↔ `QuoteServiceTest`), modules named by their folder
+ * (`plugin/cors/index.js` ↔ `plugin/cors.test.js`), and the looser habits of real repositories (`req.hostname.js`
+ * testing `request.js`, `JsonAdapterSerializerTest` testing `JsonAdapterAnnotationTypeAdapterFactory`).
+ */
+
+/** File names that name no module themselves: the module is the folder (`index.js`, `mod.rs`, `__init__.py`). */
+const FOLDER_NAMED = new Set(["index", "main", "mod", "lib", "__init__", "__main__", "init"]);
+/** An abbreviation shorter than this (`a`, `io`) says nothing about which file it stands for. */
+const MIN_ABBREVIATION = 3;
+/** Leading words two names must share to be near (`JsonAdapter…`), and the share of the shorter name they must cover. */
+const MIN_SHARED_WORDS = 2;
+const MIN_SHARED_SHARE = 0.5;
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+function parentFolder(path: string): string {
+  const segs = path.split("/");
+  return segs.length >= 2 ? segs[segs.length - 2]! : "";
+}
+
+/** The stem, or for a folder-named module (`src/plugin/cors/index.js`) the folder's name; "" at the root. */
+export function moduleNameOf(stem: string, path: string): string {
+  return FOLDER_NAMED.has(stem.toLowerCase()) ? parentFolder(path) : stem;
+}
+
+/** `fooBarBaz`, `foo_bar-baz`, `FooBAR` → lower-case words. */
+export function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== "")
+    .map((w) => w.toLowerCase());
+}
+
+/**
+ * How a test's name relates to a source module's name, short of the exact convention: `abbreviation` when the
+ * test is named `<prefix>.<member>` and the prefix starts the module's name (`res.location` for `response`);
+ * `shared-words` when both names start with the same words, covering at least half of the shorter.
+ */
+export function nameNearness(testName: string, moduleName: string): "abbreviation" | "shared-words" | null {
+  const mod = moduleName.toLowerCase();
+  const dot = testName.indexOf(".");
+  if (dot >= MIN_ABBREVIATION) {
+    const prefix = testName.slice(0, dot).toLowerCase();
+    if (mod.startsWith(prefix) && mod !== prefix) return "abbreviation";
+  }
+  const a = wordsOf(testName);
+  const b = wordsOf(moduleName);
+  let shared = 0;
+  while (shared < a.length && shared < b.length && a[shared] === b[shared]) shared += 1;
+  const shorter = Math.min(a.length, b.length);
+  return shared >= MIN_SHARED_WORDS && shared < Math.max(a.length, b.length) && shared / shorter >= MIN_SHARED_SHARE ? "shared-words" : null;
+}
+
+export { baseName };
