@@ -76,7 +76,7 @@ export const HYBRID_WEIGHTS = {
   termFrequency: 3.0,
   frequencyPool: 30,
   /** Candidates the first stage hands on. */
-  firstStage: 200,
+  firstStage: 100,
   /** The best first-stage score maps to this; the others in proportion. */
   bm25: 3.0,
   /** A stack frame or `path:line` in the query names this file: the strongest evidence a query carries. */

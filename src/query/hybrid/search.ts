@@ -10,7 +10,7 @@ import { denseScores, expandQuery, loadSemantic, rankByVector, type LoadedSemant
 import { matchesQualifier, parseSymbol } from "../symbols.js";
 import { personalizedPageRank } from "./graph.js";
 import { parseQuery, stemForMatch, type ParsedQuery } from "./parse.js";
-import { bestSpan } from "./spans.js";
+import { bestSpan, SPAN_SYMBOL_KINDS } from "./spans.js";
 import { frequencyScores, type WeightedTerm } from "./frequency.js";
 import { inverseDocumentFrequency } from "../../store/bm25f.js";
 import type { EvidenceDraft, Retrieval, Warning } from "../../core/evidence.js";

@@ -1,7 +1,9 @@
+import type { SymbolKind } from "../../core/symbols.js";
 import type { SymbolRow } from "../../store/store.js";
 
 /** Kinds whose span is a unit a reader acts on; fields and constants are too small to stand alone. */
-const SPAN_KINDS = new Set(["function", "method", "class", "interface", "enum", "type", "module"]);
+export const SPAN_SYMBOL_KINDS: readonly SymbolKind[] = ["function", "method", "class", "interface", "enum", "type", "module"];
+const SPAN_KINDS = new Set<string>(SPAN_SYMBOL_KINDS);
 /** A term in the symbol's own name counts this much more than in its body. */
 const NAME_WEIGHT = 3;
 /** Longest span returned: a class that big is better shown by its best member. */
