@@ -14,14 +14,14 @@ export const WEIGHTS = {
   /** Priors by kind of file (added). */
   sourcePrior: 0.5,
   testPrior: 0.3,
-  docPrior: -0.5,
+  docPrior: 0.2,
   generatedPrior: -0.5,
   vendoredPrior: -0.7,
   /** Per doubling of size above `largeFileBytes`: big files are mostly bundles and data, and cost the most to read. */
   largeFilePerDoubling: -0.15,
   largeFileBytes: 32 * 1024,
   /** The file defines a symbol with exactly the queried name (hybrid and symbol modes). */
-  definitionExact: 2.5,
+  definitionExact: 2.0,
   /** The file defines a symbol whose name starts with the query (symbol mode). */
   definitionPrefix: 1.0,
 } as const;
