@@ -103,6 +103,30 @@ describe("ranking issue text", () => {
     assert.ok(frame("src/flask/cli.py") < frame("src/flask/app.py"), show(items));
   });
 
+  test("IPython tracebacks, new and old, are read innermost-last too", async () => {
+    const ipython8 = [
+      "TypeError                                 Traceback (most recent call last)",
+      "File ~/proj/src/flask/cli.py:2, in run_command(info)",
+      "----> 2 app.run()",
+      "File ~/proj/src/flask/app.py:4, in Flask.make_response(self, rv)",
+      "----> 4 raise TypeError",
+    ].join("\n");
+    const older = [
+      "TypeError                                 Traceback (most recent call last)",
+      "~/proj/src/flask/cli.py in run_command(info)",
+      "----> 2     app.run()",
+      "",
+      "~/proj/src/flask/app.py in make_response(self, rv)",
+      "----> 4             raise TypeError",
+    ].join("\n");
+    for (const trace of [ipython8, older]) {
+      const items = await rank(trace);
+      const frame = (p: string) => items.find((i) => i.path === p)?.reasons.find((r) => r.part === "stack_frame")?.value ?? 0;
+      assert.equal(frame("src/flask/app.py"), HYBRID_WEIGHTS.stackFrame, show(items));
+      assert.ok(frame("src/flask/cli.py") > 0 && frame("src/flask/cli.py") < frame("src/flask/app.py"), show(items));
+    }
+  });
+
   test("the implementation outranks its declaration file, and text no parser reads as code sits below both", async () => {
     const items = await rank("parseDuration returns the wrong milliseconds when the duration parses hours and minutes");
     const at = (p: string) => items.findIndex((i) => i.path === p);

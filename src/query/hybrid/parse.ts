@@ -105,8 +105,11 @@ function codeParts(text: string): string[] {
   return out;
 }
 
-/** A Python traceback frame line: Python lists the outermost call first ("most recent call last"). */
-const PYTHON_FRAME = /^\s*File "[^"]+", line \d+/;
+/**
+ * A Python traceback frame line, as Python prints it (`File "x.py", line 3, in f`) or IPython does
+ * (`File ~/x.py:3, in f`): both list the outermost call first ("most recent call last").
+ */
+const PYTHON_FRAME = /^\s*File (?:"[^"]+", line \d+|\S+\.py:\d+, in )/;
 
 /**
  * Stack frames with the innermost first, where it happened: each run of Python frames is reversed (Python prints
@@ -126,13 +129,40 @@ function innermostFirst<T extends { text: string }>(locations: readonly T[]): T[
   return [...out, ...run.reverse()];
 }
 
+/** A frame of an older IPython traceback: `~/src/pkg/plot.py in _plot(self, pyplot)`, its line on the next `--> 841`. */
+const NOTEBOOK_FRAME = /^\s*((?:~|\/|[\w.-]+\/)[^\s:]*\.py) in [\w<>.]+\(/;
+const NOTEBOOK_ARROW = /^\s*-+>\s*(\d+)/;
+/** Lines after a notebook frame in which its arrow line is looked for. */
+const NOTEBOOK_ARROW_LINES = 20;
+
+/** The frames of older IPython tracebacks (which the log summarizer does not read), innermost first. */
+function notebookFrames(text: string): { path: string; line: number }[] {
+  const lines = text.split("\n");
+  const out: { path: string; line: number }[] = [];
+  lines.forEach((l, i) => {
+    const m = NOTEBOOK_FRAME.exec(l);
+    if (!m) return;
+    let line = 1;
+    for (let j = i + 1; j < Math.min(lines.length, i + NOTEBOOK_ARROW_LINES); j++) {
+      const a = NOTEBOOK_ARROW.exec(lines[j]!);
+      if (a) {
+        line = Number(a[1]);
+        break;
+      }
+      if (NOTEBOOK_FRAME.test(lines[j]!)) break;
+    }
+    out.push({ path: m[1]!, line });
+  });
+  return out.reverse();
+}
+
 /** Identifiers, stack frames and paths in a query, and its terms (environment listings and template noise left out). */
 export function parseQuery(raw: string): ParsedQuery {
   const text = withoutNoise(raw);
   const identifiers = [...new Set((text.match(IDENTIFIER) ?? []).filter(isIdentifierLike))].slice(0, MAX_IDENTIFIERS);
   // The repository may be the library a trace passes through: its frames in site-packages or node_modules are ours.
   const log = summarizeVerifierLog(text, { libraryFrames: true });
-  const locations = innermostFirst(log.locations).slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, line: l.line }));
+  const locations = [...innermostFirst(log.locations), ...notebookFrames(text)].slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, line: l.line }));
   const paths = [...new Set([...text.matchAll(PATH_MENTION)].map((m) => m[1]!))];
   const title = text.trimStart().split("\n", 1)[0] ?? "";
   const code = [...codeParts(text), ...(text.match(IDENTIFIER) ?? []).filter(isIdentifierLike)].join("\n");
