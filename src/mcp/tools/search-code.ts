@@ -29,9 +29,10 @@ export const searchCodeTool = defineTool({
   name: "search_code",
   description:
     "Find code by exact text, regular expression or symbol name — or, in hybrid mode, by a question, an issue text or a stack " +
-    "trace (three or more words, a line break or a frame): then ranked retrieval (BM25 over split and stemmed identifiers, path " +
-    "and symbol names; stack frames and paths named in the query; exact symbol definitions; priors for tests, docs and generated " +
-    "code; the reference graph), each file with its best span and the reasons for its score. Results are grouped by file in rank " +
+    "trace (a question, words found nowhere as written, a line break or a frame): then ranked retrieval (BM25 over split and " +
+    "stemmed identifiers, path and symbol names, then term counts; stack frames and paths named in the query; error messages " +
+    "found as written; exact symbol definitions; priors for tests, docs and generated code), each file with its best span and " +
+    "the reasons for its score. Results are grouped by file in rank " +
     "order; each hit has path, line range, snippet, content hash, matchType and trust label. Secret-suspect and generated files " +
     "are left out by policy.",
   inputSchema: searchCodeSchema,
