@@ -117,6 +117,11 @@ describe("related tests in Python, Rust and Go", () => {
         "/// Prints a line.\n///\n/// ```\n/// pager::printer::print_line(\"a\");\n/// ```\npub fn print_line(s: &str) { println!(\"{}\", s); }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn prints() { super::print_line(\"t\"); }\n}\n",
       "rs/tests/integration.rs": "#[test]\nfn runs() { assert!(true); }\n",
       "rs/tests/syntax/source/Go/main.go": "package main\n\nfunc main() {}\n",
+      "rs/src/macros/select.rs": "pub fn select_first(v: &[u8]) -> u8 { v[0] }\n",
+      "rs/tests/macros_select.rs": "#[test]\nfn picks() { assert!(true); }\n",
+      "c/src/main.c": "int main(void) { return 0; }\n",
+      "c/tests/shtest": "#!/bin/sh\n./jq -n 1 >/dev/null\n",
+      "c/tests/setup": "#!/bin/sh\nJQ=./jq\n",
       "go/go.mod": "module example.com/limits\n\ngo 1.21\n",
       "go/limiter.go": "package limits\n\nfunc Allow(n int) bool { return n < 3 }\n",
       "go/limiter_test.go": "package limits\n\nimport \"testing\"\n\nfunc TestAllow(t *testing.T) { Allow(1) }\n",
@@ -158,6 +163,21 @@ describe("related tests in Python, Rust and Go", () => {
     const order = r.items.map((t) => t.path);
     assert.ok(!order.includes("rs/tests/syntax/source/Go/main.go"), order.join(", "));
     assert.ok(order.includes("rs/tests/integration.rs"), order.join(", "));
+  });
+
+  test("a flat test folder names a test after the module's folder and name: tests/macros_select.rs for src/macros/select.rs", async () => {
+    const r = await related(["rs/src/macros/select.rs"]);
+    const t = r.items.find((x) => x.path === "rs/tests/macros_select.rs");
+    assert.ok(t?.reasons.includes("name-convention"), JSON.stringify(r.items.map((x) => [x.path, x.reasons])));
+    assert.ok(t!.details.some((d) => /after macros\/select/.test(d)), t!.details.join("; "));
+  });
+
+  test("a shell script in a test folder named as a test is a test to run; another script there is support", async () => {
+    const r = await related(["c/src/main.c"]);
+    const support = (r.stats.supportFiles as { path: string }[] | undefined) ?? [];
+    assert.ok(r.items.some((t) => t.path === "c/tests/shtest"), JSON.stringify(r.items.map((x) => x.path)));
+    assert.ok(!r.items.some((t) => t.path === "c/tests/setup"), JSON.stringify(r.items.map((x) => x.path)));
+    assert.ok(support.length === 0 || !support.some((s) => s.path === "c/tests/shtest"));
   });
 
   test("a Go golden file comes with its test", async () => {

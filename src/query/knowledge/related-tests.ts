@@ -8,7 +8,7 @@ import { parseSymbol } from "../symbols.js";
 import { knowledgeOf, requirePath, type Knowledge } from "./load.js";
 import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 import { familyOf, isCodeLanguage, isSnapshotPath, roleNeedsContent, snapshotOwnedBy, testRole, type TestRole } from "./related/roles.js";
-import { moduleNameOf, nameNearness } from "./related/names.js";
+import { moduleNameOf, namedAfterFolderAndModule, nameNearness } from "./related/names.js";
 import { inlineTestsOf } from "./related/inline.js";
 import { MAX_NAME_DEFINITIONS } from "../../store/file-edges.js";
 import { importLink, importTargets, type ChangedUnit, type ImportLink } from "./related/imports.js";
@@ -343,7 +343,13 @@ async function relateChangedPath(r: Relating, path: string): Promise<void> {
   if (name !== "") {
     for (const t of index.bySubject.get(key(name)) ?? []) if (t.path !== path) relate(r, t, "name-convention", `named after ${baseName(path)}`, path);
     for (const t of index.tests) {
-      const near = t.path === path ? null : nameNearness(moduleNameOf(testSubject(t.path), t.path), name);
+      if (t.path === path) continue;
+      const subject = moduleNameOf(testSubject(t.path), t.path);
+      if (namedAfterFolderAndModule(subject, path, name)) {
+        relate(r, t, "name-convention", `named ${subject}, after ${dirName(path).split("/").pop()}/${name}`, path);
+        continue;
+      }
+      const near = nameNearness(subject, name);
       if (near) relate(r, t, "similar-name", near === "abbreviation" ? `named ${testSubject(t.path)}, short for ${name}` : `named ${testSubject(t.path)}, sharing the leading words of ${name}`, path);
     }
   }
@@ -446,7 +452,8 @@ async function keepRunnable(r: Relating): Promise<SupportFile[]> {
     const role = await roleOf(r, c.file);
     // A name alone links languages only by coincidence (a PHP sample naming a Rust function): another language's
     // file is a fixture of these tests, even when it mentions a changed name.
-    const foreign = r.families.size > 0 && !r.families.has(familyOf(c.file.language) ?? "");
+    // A shell test script is the exception: it drives the built program, whatever language that is written in.
+    const foreign = r.families.size > 0 && !r.families.has(familyOf(c.file.language) ?? "") && c.file.language !== "shell";
     if (role === "test" && !foreign) continue;
     r.candidates.delete(path);
     support.push({ path, role: role === "test" ? "fixture" : role, details: c.details.slice(0, 3) });

@@ -56,4 +56,16 @@ export function nameNearness(testName: string, moduleName: string): "abbreviatio
   return shared >= MIN_SHARED_WORDS && shared < Math.max(a.length, b.length) && shared / shorter >= MIN_SHARED_SHARE ? "shared-words" : null;
 }
 
+/**
+ * A test named after the module's folder and name joined (`tests/macros_select.rs` for `src/macros/select.rs`,
+ * `tests/task_local_set.rs` for `src/task/local.rs`): the flat test folders of Rust crates and C projects.
+ */
+export function namedAfterFolderAndModule(testName: string, modulePath: string, moduleName: string): boolean {
+  const folder = parentFolder(modulePath);
+  if (folder === "" || moduleName === "" || folder === moduleName) return false;
+  const want = [...wordsOf(folder), ...wordsOf(moduleName)];
+  const have = wordsOf(testName);
+  return have.length >= want.length && want.every((w, i) => have[i] === w);
+}
+
 export { baseName };

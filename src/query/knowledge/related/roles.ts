@@ -85,6 +85,14 @@ function rustTestTarget(path: string): boolean {
   return /(^|\/)tests\/[^/]+\.rs$/.test(path) || /(^|\/)tests\/[^/]+\/main\.rs$/.test(path);
 }
 
+/**
+ * A shell script in a test folder named as a test (`tests/playTests.sh`, `tests/shtest`, `t/run-tests.sh`): how C and
+ * C++ projects (and many others) run their end-to-end suites. Other scripts there stay support.
+ */
+function shellTestScript(path: string, language: string | null): boolean {
+  return language === "shell" && /(^|\/)(tests?|t|testing)\/[^/]*test[^/]*$/i.test(path);
+}
+
 /** Whether reading the file's text can change its role (a test by its content, not its name). */
 export function roleNeedsContent(path: string, language: string | null): boolean {
   const family = familyOf(language);
@@ -98,7 +106,9 @@ export function roleNeedsContent(path: string, language: string | null): boolean
  */
 export function testRole(path: string, language: string | null, content: string | null): TestRole {
   if (isSnapshotPath(path)) return "snapshot";
-  if (FIXTURE_DIR.test(path) || !isCodeLanguage(language)) return "fixture";
+  if (FIXTURE_DIR.test(path)) return "fixture";
+  if (shellTestScript(path, language)) return "test";
+  if (!isCodeLanguage(language)) return "fixture";
   const family = familyOf(language);
   if (namedAsTest(path, family)) return "test";
   if (family === "python" && /(^|\/)(conftest|__init__)\.py$/.test(path)) return "helper";
