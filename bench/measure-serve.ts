@@ -25,13 +25,18 @@ export interface ServeMeasurement {
   errors: string[];
 }
 
-export async function measureServe(root: string, dbPath: string, queries: readonly BenchQuery[]): Promise<ServeMeasurement> {
-  const transport = new StdioClientTransport({
+/** `repoctx serve` of the given built CLI over stdio, quiet, on a ready store; stderr piped for error reports. */
+export function serveTransport(cli: string, root: string, dbPath: string): StdioClientTransport {
+  return new StdioClientTransport({
     command: process.execPath,
-    args: [CLI_PATH, "serve", "--repo", root, "--store", dbPath, "--quiet"],
+    args: [cli, "serve", "--repo", root, "--store", dbPath, "--quiet"],
     env: { ...process.env } as Record<string, string>,
     stderr: "pipe",
   });
+}
+
+export async function measureServe(root: string, dbPath: string, queries: readonly BenchQuery[]): Promise<ServeMeasurement> {
+  const transport = serveTransport(CLI_PATH, root, dbPath);
   let serverStderr = "";
   transport.stderr?.on("data", (c: Buffer) => (serverStderr += c.toString("utf8")));
   const client = new Client(CLIENT_INFO);

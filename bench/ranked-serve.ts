@@ -8,8 +8,8 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CLI_PATH } from "./dist.js";
+import { serveTransport } from "./measure-serve.js";
 import { loadavg } from "node:os";
 import { fmtMs, median, percentile } from "./stats.js";
 
@@ -36,7 +36,7 @@ const questions = values.question ?? DEFAULT_QUESTIONS;
 const passes = Number(values.passes);
 
 async function timeServe(cli: string): Promise<{ samples: number[]; tops: string[] }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "serve", "--repo", values.repo!, "--store", values.store!, "--quiet"], env: { ...process.env } as Record<string, string>, stderr: "pipe" });
+  const transport = serveTransport(cli, values.repo!, values.store!);
   const client = new Client({ name: "repoctx-bench", version: "0" });
   await client.connect(transport);
   const samples: number[] = [];

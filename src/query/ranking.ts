@@ -129,7 +129,8 @@ export const HYBRID_WEIGHTS = {
   /**
    * Personalized PageRank from the top hits over reference edges (0–1 times this). Off: on 84 benchmark issues
    * (bench:localize, 19 repositories) it moved no gold file in or out of the top 10 while costing a tenth of a
-   * ranked answer's time; the walk stays for an operator who sets a weight here.
+   * ranked answer's time. At 0 the walk is skipped; it is kept (with the store's fileEdges) so that a measurement
+   * that finds it useful needs only this number changed.
    */
   graph: 0,
   /** Seeds of the graph walk: the best first-stage hits. */

@@ -1,5 +1,5 @@
 import { queryTermCounts } from "../../core/terms.js";
-import { inverseDocumentFrequency } from "../../store/bm25f.js";
+import { BM25F_K1 as K1, inverseDocumentFrequency } from "../../store/bm25f.js";
 import { porterStem } from "../../store/porter.js";
 
 /**
@@ -9,8 +9,7 @@ import { porterStem } from "../../store/porter.js";
  * index stems them), length-normalized among those candidates.
  */
 
-/** Term-frequency saturation and length normalization of the second look (classic BM25 values). */
-const K1 = 1.2;
+/** Length normalization of the second look (term saturation is the first stage's K1). */
 const B = 0.5;
 /** Characters of a file read for counting: a term's frequency in the first 256 KiB says what the file is about. */
 const MAX_COUNTED_CHARS = 256 * 1024;
@@ -28,18 +27,19 @@ export interface WeightedTerm {
 
 /** Each text's BM25 score with term frequencies over `terms`, scaled so the best is 1 (0 when nothing matched). */
 export function frequencyScores(texts: readonly string[], terms: readonly WeightedTerm[], files: number): number[] {
-  const wanted = new Map<string, { idf: number }>();
+  // Each stem's weighted rarity (the larger where two terms share a stem).
+  const wanted = new Map<string, number>();
   for (const t of terms) {
     const stem = porterStem(t.term);
     const idf = inverseDocumentFrequency(files, t.df) * t.weight;
-    if ((wanted.get(stem)?.idf ?? 0) < idf) wanted.set(stem, { idf });
+    if ((wanted.get(stem) ?? 0) < idf) wanted.set(stem, idf);
   }
   const capped = texts.map((t) => (t.length > MAX_COUNTED_CHARS ? t.slice(0, MAX_COUNTED_CHARS) : t));
   const counted = wanted.size <= MAX_SCANNED_TERMS ? capped.map((t) => scanned(t, wanted)) : capped.map((t) => tokenized(t, wanted));
   const avg = counted.reduce((s, c) => s + c.length, 0) / Math.max(1, counted.length);
   const scores = counted.map(({ tf, length }) => {
     let score = 0;
-    for (const [stem, f] of tf) score += (wanted.get(stem)!.idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / Math.max(1, avg)));
+    for (const [stem, f] of tf) score += (wanted.get(stem)! * f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / Math.max(1, avg)));
     return score;
   });
   const best = Math.max(0, ...scores);

@@ -164,9 +164,11 @@ export function parseQuery(raw: string): ParsedQuery {
   const log = summarizeVerifierLog(text, { libraryFrames: true });
   const locations = [...innermostFirst(log.locations), ...notebookFrames(text)].slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, line: l.line }));
   const paths = [...new Set([...text.matchAll(PATH_MENTION)].map((m) => m[1]!))];
+  // Distinct terms in first-occurrence order are the counts' keys: one pass over the text gives both.
+  const termCounts = queryTermCounts(text);
   const title = text.trimStart().split("\n", 1)[0] ?? "";
   const code = [...codeParts(text), ...(text.match(IDENTIFIER) ?? []).filter(isIdentifierLike)].join("\n");
-  return { terms: queryTerms(text), phrases: phrasesOf(text), termCounts: queryTermCounts(text), titleTerms: new Set(queryTerms(title)), codeTerms: new Set(queryTerms(code)), identifiers, locations, paths, aboutTests: text.length <= MAX_TEST_QUESTION_CHARS && TEST_WORDS.test(text) };
+  return { terms: [...termCounts.keys()], phrases: phrasesOf(text), termCounts, titleTerms: new Set(queryTerms(title)), codeTerms: new Set(queryTerms(code)), identifiers, locations, paths, aboutTests: text.length <= MAX_TEST_QUESTION_CHARS && TEST_WORDS.test(text) };
 }
 
 /** Suffixes dropped before a term is looked for in text: `expiration`, `expired` and `expires` all find `expir`. */

@@ -1,6 +1,6 @@
 import { splitIdentifier } from "../../core/terms.js";
 import { isDocPath, isMetadataFile, isTestPath } from "../../policy/labels.js";
-import type { ContentCandidate, FileRow } from "../../store/store.js";
+import type { FileRow } from "../../store/store.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "../context.js";
 import { knowledgeOf } from "../knowledge/load.js";
 import { key, stemOf, testSubject } from "../knowledge/related-tests.js";
@@ -10,7 +10,8 @@ import { denseScores, expandQuery, loadSemantic, rankByVector, type LoadedSemant
 import { matchesQualifier, parseSymbol } from "../symbols.js";
 import { personalizedPageRank } from "./graph.js";
 import { parseQuery, stemForMatch, type ParsedQuery } from "./parse.js";
-import { bestSpan, SPAN_SYMBOL_KINDS } from "./spans.js";
+import { bestSpan } from "./spans.js";
+import { indexLines, lineOf } from "../snippets.js";
 import { frequencyScores, type WeightedTerm } from "./frequency.js";
 import { inverseDocumentFrequency } from "../../store/bm25f.js";
 import type { EvidenceDraft, Retrieval, Warning } from "../../core/evidence.js";
@@ -63,7 +64,7 @@ export interface Abstention {
 /** Lines of a span shown in a hit. */
 const SNIPPET_LINES = 12;
 const MAX_RESULTS_DEFAULT = 10;
-/** Terms sent to the first stage: an issue text can be long, and the rarest words matter most. */
+/** Terms sent to the first stage: an issue text can be long, and its heaviest, rarest words matter most. */
 const MAX_QUERY_TERMS = 80;
 /** Distinct query terms whose document frequency is looked up (in query order); an issue's own words come first. */
 const MAX_DF_LOOKUPS = 400;
@@ -125,6 +126,12 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
     a.fileId ??= fileId;
     return a;
   };
+  const texts = new Map<string, Promise<string | null>>();
+  const textOf: TextFn = (path) => {
+    let t = texts.get(path);
+    if (!t) texts.set(path, (t = ctx.store.getContent(ctx.index.id, path)));
+    return t;
+  };
   const reason = (a: Acc, part: string, value: number, why: string, via?: RankedMatchType) => {
     if (value === 0) return;
     a.reasons.push({ part, value: round(value), why });
@@ -156,7 +163,7 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
 
   if (input.strategy !== "bm25") {
     await locate(ctx, q, acc, reason);
-    await verbatim(ctx, q, acc, reason);
+    await verbatim(ctx, q, acc, reason, textOf);
     await definitions(ctx, q, acc, reason);
     if (semantic) {
       const dense = await denseFor(semantic, terms, input, warnings);
@@ -184,7 +191,7 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
   const scoreOf = (a: Acc) => round(a.reasons.reduce((n, r) => n + r.value, 0));
   const byScore = (x: { a: Acc; score: number }, y: { a: Acc; score: number }) => y.score - x.score || (x.a.path < y.a.path ? -1 : 1);
   const kept = [...accs.values()].filter((a) => a.file && isAllowed(ctx, a.file, includeGenerated) && pathFilter.matches(a.path));
-  if (input.strategy !== "bm25") await frequencyLook(ctx, kept.map((a) => ({ a, score: scoreOf(a) })).sort(byScore).slice(0, W.frequencyPool).map((x) => x.a), chosen, reason);
+  if (input.strategy !== "bm25") await frequencyLook(kept.map((a) => ({ a, score: scoreOf(a) })).sort(byScore).slice(0, W.frequencyPool).map((x) => x.a), chosen, reason, textOf);
   const ranked = kept.map((a) => ({ a, score: scoreOf(a) })).sort(byScore);
 
   const k = await knowledgeOf(ctx);
@@ -192,10 +199,10 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
   // Spans are found with the terms ranking used (an issue's hundreds of words would only blur them).
   const stems = [...new Set(terms.map(stemForMatch))];
   for (const { a, score } of ranked.slice(0, maxResults)) {
-    const hit = await hitFor(ctx, a, score, stems, k.moduleOf(a.path)?.name ?? null);
+    const hit = await hitFor(ctx, a, score, stems, k.moduleOf(a.path)?.name ?? null, textOf);
     if (hit) items.push(hit);
   }
-  const abstention = abstain(items, terms, input.abstain ?? false);
+  const abstention = abstain(items, stems, input.abstain ?? false);
   const returned = abstention.noLocalEvidence ? [] : items;
   const evidence: EvidenceDraft[] = returned.map((h) => ({ path: h.path, startLine: h.span.startLine, endLine: h.span.endLine, contentHash: h.contentHash, retrieval: h.retrieval }));
   return {
@@ -224,10 +231,9 @@ async function denseFor(semantic: LoadedSemantic, terms: string[], input: Ranked
 }
 
 /**
- * The query terms sent to the first stage: the MAX_QUERY_TERMS that occur in the fewest files (an issue text's rare
- * words say more than its common ones, and a pasted environment listing's package names are common in no file),
- * looked up by document frequency among the first MAX_DF_LOOKUPS distinct terms in query order; terms no file holds
- * cannot match and are dropped. Ties keep query order.
+ * The query terms sent to the first stage: the MAX_QUERY_TERMS that weigh most, a term's weight (termWeight) times
+ * its rarity (inverse document frequency), among the first MAX_DF_LOOKUPS distinct terms in query order; terms no
+ * file holds cannot match and are dropped. Ties keep query order.
  */
 async function rarestTerms(ctx: QueryContext, q: ParsedQuery): Promise<{ terms: WeightedTerm[]; files: number }> {
   if (q.terms.length === 0) return { terms: [], files: 0 };
@@ -309,6 +315,8 @@ function sharedTail(a: readonly string[], b: readonly string[]): number {
 }
 
 type AccFn = (path: string, file: FileRow | null, fileId: number | null) => Acc;
+/** A file's indexed text, read once per query whoever asks (verbatim phrases, term counts, spans). */
+type TextFn = (path: string) => Promise<string | null>;
 type ReasonFn = (a: Acc, part: string, value: number, why: string, via?: RankedMatchType) => void;
 
 async function locate(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: ReasonFn): Promise<void> {
@@ -334,36 +342,33 @@ async function locate(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: Rea
 
 /**
  * Files that hold a phrase of the query as written (an error message, a quoted string): found through the trigram
- * index, checked on the text case-insensitively, in files other than documentation. A phrase found in more than MAX_VERBATIM_FILES files says little
- * about which one is meant and is passed over; the longest phrase a file holds counts, once.
+ * index, checked on the text case-insensitively, in files other than documentation. A phrase found in more than
+ * MAX_VERBATIM_FILES files says little about which one is meant and is passed over; the longest phrase a file holds
+ * counts, once.
  */
-async function verbatim(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: ReasonFn): Promise<void> {
+async function verbatim(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: ReasonFn, textOf: TextFn): Promise<void> {
   const done = new Set<string>();
   for (const phrase of q.phrases) {
     const lower = phrase.toLowerCase();
     const { files } = await ctx.store.candidateFiles(ctx.index.id, { fragments: [phrase] }, MAX_VERBATIM_CANDIDATES);
-    const holding: ContentCandidate[] = [];
+    const holding: { id: number; path: string; text: string; at: number }[] = [];
     for (const f of files) {
-      const c = await ctx.store.readCandidate(ctx.index.id, f.id);
       // Documentation quotes the same messages (and translations repeat them): code is where a message is raised.
-      if (c && !isDocPath(c.file.path) && !DOC_FOLDER.test(c.file.path) && c.content.toLowerCase().includes(lower)) holding.push(c);
+      if (isDocumentation(f.path)) continue;
+      const text = (await textOf(f.path))?.toLowerCase() ?? "";
+      const at = text.indexOf(lower);
+      if (at >= 0) holding.push({ id: f.id, path: f.path, text, at });
       if (holding.length > MAX_VERBATIM_FILES) break;
     }
     if (holding.length === 0 || holding.length > MAX_VERBATIM_FILES) continue;
-    for (const c of holding) {
-      if (done.has(c.file.path)) continue;
-      done.add(c.file.path);
-      const a = acc(c.file.path, c.file, null);
-      if (a.line === null) a.line = lineOf(c.content, c.content.toLowerCase().indexOf(lower));
+    for (const h of holding) {
+      if (done.has(h.path)) continue;
+      done.add(h.path);
+      const a = acc(h.path, null, h.id);
+      if (a.line === null) a.line = lineOf(indexLines(h.text), h.at);
       reason(a, "verbatim", W.verbatim, `holds "${phrase.length > 60 ? `${phrase.slice(0, 57)}...` : phrase}" as the query writes it`, "verbatim");
     }
   }
-}
-
-function lineOf(text: string, index: number): number {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) line += 1;
-  return line;
 }
 
 async function definitions(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: ReasonFn): Promise<void> {
@@ -385,21 +390,26 @@ async function definitions(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason
 }
 
 /** The second look with term frequencies over the best candidates (see frequency.ts). */
-async function frequencyLook(ctx: QueryContext, pool: Acc[], chosen: { terms: WeightedTerm[]; files: number }, reason: ReasonFn): Promise<void> {
+async function frequencyLook(pool: Acc[], chosen: { terms: WeightedTerm[]; files: number }, reason: ReasonFn, textOf: TextFn): Promise<void> {
   if (pool.length < 2 || chosen.terms.length === 0) return;
-  const texts = await Promise.all(pool.map(async (a) => (await ctx.store.getContent(ctx.index.id, a.path)) ?? ""));
+  const texts = await Promise.all(pool.map(async (a) => (await textOf(a.path)) ?? ""));
   const scores = frequencyScores(texts, chosen.terms, chosen.files);
   pool.forEach((a, i) => reason(a, "term_frequency", W.termFrequency * scores[i]!, "how often it uses the query's terms, among the best candidates (BM25 with counts)"));
 }
 
+/** Documentation: a doc file anywhere, or anything under a documentation folder (its code too). */
+function isDocumentation(path: string): boolean {
+  return isDocPath(path) || DOC_FOLDER.test(path);
+}
+
 /** Code the program is made of: parsed as code, not documentation (a test's credit goes only there). */
 function isCode(f: FileRow | null): boolean {
-  return !!f && f.symbolStatus !== null && !isDocPath(f.path) && !DOC_FOLDER.test(f.path);
+  return !!f && f.symbolStatus !== null && !isDocumentation(f.path);
 }
 
 /** Documentation, examples and tests: code written to show or exercise the program, not the program. */
 function isIllustration(path: string): boolean {
-  return isTestPath(path) || isDocPath(path) || DOC_FOLDER.test(path) || EXAMPLE_PATH.test(path);
+  return isTestPath(path) || isDocumentation(path) || EXAMPLE_PATH.test(path);
 }
 
 async function accFor(ctx: QueryContext, fileId: number, acc: AccFn): Promise<Acc | null> {
@@ -418,7 +428,7 @@ function priors(a: Acc, q: ParsedQuery, reason: ReasonFn): void {
   else if (BOILERPLATE_PATH.test(f.path)) reason(a, "prior", W.boilerplatePrior, "an issue or pull-request template or a contribution policy");
   else if (isTestPath(f.path)) {
     if (!q.aboutTests) reason(a, "prior", W.testPrior, "a test: it exercises the behaviour, the code under test has it");
-  } else if (isDocPath(f.path) || DOC_FOLDER.test(f.path)) reason(a, "prior", W.docPrior, "documentation");
+  } else if (isDocumentation(f.path)) reason(a, "prior", W.docPrior, "documentation");
   else if (EXAMPLE_PATH.test(f.path)) reason(a, "prior", W.examplePrior, "example code");
   else if (DECLARATION_PATH.test(f.path)) reason(a, "prior", W.declarationPrior, "a declaration file: the behaviour is in the implementation");
   else if (isMetadataFile(f.path) || CONFIG_LANGUAGES.has(f.language ?? "")) reason(a, "prior", W.configPrior, "configuration or a manifest: it names behaviour, the code has it");
@@ -512,9 +522,9 @@ async function graphBoost(ctx: QueryContext, allowed: Acc[], acc: AccFn, reason:
 
 const PRIORITY: RankedMatchType[] = ["stack_frame", "path_mention", "verbatim", "symbol_definition", "bm25", "graph_neighbor", "semantic"];
 
-async function hitFor(ctx: QueryContext, a: Acc, score: number, stems: readonly string[], module: string | null): Promise<RankedHit | null> {
+async function hitFor(ctx: QueryContext, a: Acc, score: number, stems: readonly string[], module: string | null, textOf: TextFn): Promise<RankedHit | null> {
   const f = a.file!;
-  const content = await ctx.store.getContent(ctx.index.id, f.path);
+  const content = await textOf(f.path);
   if (content === null) return null;
   const lines = content.split("\n");
   const symbols = await ctx.store.findSymbols(ctx.index.id, { path: f.path, limit: 2000 });
@@ -536,10 +546,9 @@ async function hitFor(ctx: QueryContext, a: Acc, score: number, stems: readonly 
   };
 }
 
-function abstain(items: RankedHit[], terms: string[], enabled: boolean): Abstention {
+function abstain(items: RankedHit[], stems: readonly string[], enabled: boolean): Abstention {
   const best = items[0];
-  const stems = new Set(terms.map(stemForMatch));
   const strong = best && (best.matchType === "stack_frame" || best.matchType === "path_mention" || best.matchType === "verbatim" || best.matchType === "symbol_definition");
-  const score = strong ? 1 : best && stems.size > 0 ? round(best.span.matched.length / stems.size) : 0;
+  const score = strong ? 1 : best && stems.length > 0 ? round(best.span.matched.length / stems.length) : 0;
   return { enabled, noLocalEvidence: enabled && score < W.abstainCoverage, score, threshold: W.abstainCoverage };
 }

@@ -1,9 +1,8 @@
-import type { SymbolKind } from "../../core/symbols.js";
 import type { SymbolRow } from "../../store/store.js";
+import { indexLines, lineOf } from "../snippets.js";
 
 /** Kinds whose span is a unit a reader acts on; fields and constants are too small to stand alone. */
-export const SPAN_SYMBOL_KINDS: readonly SymbolKind[] = ["function", "method", "class", "interface", "enum", "type", "module"];
-const SPAN_KINDS = new Set<string>(SPAN_SYMBOL_KINDS);
+const SPAN_KINDS = new Set(["function", "method", "class", "interface", "enum", "type", "module"]);
 /** A term in the symbol's own name counts this much more than in its body. */
 const NAME_WEIGHT = 3;
 /** Longest span returned: a class that big is better shown by its best member. */
@@ -29,14 +28,12 @@ class TermLines {
 
   constructor(text: string, readonly terms: readonly string[]) {
     const lower = text.toLowerCase();
-    const starts = [0];
-    for (let i = lower.indexOf("\n"); i !== -1; i = lower.indexOf("\n", i + 1)) starts.push(i + 1);
+    const idx = indexLines(lower);
     for (const t of terms) {
       const at: number[] = [];
-      let line = 0;
       for (let i = lower.indexOf(t); i !== -1; i = lower.indexOf(t, i + t.length)) {
-        while (line + 1 < starts.length && starts[line + 1]! <= i) line += 1;
-        if (at[at.length - 1] !== line + 1) at.push(line + 1);
+        const line = lineOf(idx, i);
+        if (at[at.length - 1] !== line) at.push(line);
       }
       if (at.length > 0) this.lines.set(t, at);
     }

@@ -8,7 +8,7 @@ import { parseSymbol } from "../symbols.js";
 import { knowledgeOf, requirePath, type Knowledge } from "./load.js";
 import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 import { familyOf, isCodeLanguage, isSnapshotPath, roleNeedsContent, snapshotOwnedBy, testRole, type TestRole } from "./related/roles.js";
-import { moduleNameOf, namedAfterFolderAndModule, nameNearness } from "./related/names.js";
+import { baseName, dirName, moduleNameOf, namedAfterFolderAndModule, nameNearness } from "./related/names.js";
 import { inlineTestsOf } from "./related/inline.js";
 import { MAX_NAME_DEFINITIONS } from "../../store/file-edges.js";
 import { importLink, importTargets, type ChangedUnit, type ImportLink } from "./related/imports.js";
@@ -109,13 +109,6 @@ const MAX_SUPPORT = 20;
 /** Languages whose folder is the package: a test beside the code is in the same package. */
 const PACKAGE_IS_FOLDER = new Set(["java", "kotlin", "scala", "groovy", "go"]);
 
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-function dirName(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
-}
 /** `QuoteService.java` → `QuoteService`; `format.ts` → `format`. */
 export function stemOf(path: string): string {
   const name = baseName(path);

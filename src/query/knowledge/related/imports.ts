@@ -9,6 +9,7 @@ import type { RepoModule } from "../../../core/knowledge.js";
 import { joinPath } from "../../../indexer/knowledge/manifests/common.js";
 import { rustModulePath } from "./inline.js";
 import { familyOf } from "./roles.js";
+import { dirName } from "./names.js";
 
 export type ImportLink = "file" | "package";
 
@@ -30,10 +31,6 @@ const MIN_SUFFIX_SEGMENTS = 2;
 const RUST_BINARY = /(^|\/)src\/(main\.rs$|bin\/)/;
 const JS_EXTENSION = /\.(d\.ts|[cm]?[jt]sx?|vue|svelte)$/;
 
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
-}
 /** A JavaScript module as imports name it: no extension, a folder for its index file. */
 function jsModule(path: string): string {
   return path.replace(JS_EXTENSION, "").replace(/(^|\/)index$/, "");
@@ -45,7 +42,7 @@ function jsTargets(testPath: string, text: string): Target[] {
   for (const m of text.matchAll(re)) {
     const spec = (m[1] ?? m[2] ?? m[3])!;
     if (spec.startsWith(".")) {
-      const p = joinPath(dirOf(testPath), spec);
+      const p = joinPath(dirName(testPath), spec);
       if (p !== null) out.push({ kind: "path", path: jsModule(p) });
     } else if (!spec.startsWith("/") && !/^[a-z]+:/.test(spec)) {
       const segs = spec.split("/");
@@ -63,8 +60,8 @@ function pythonTargets(testPath: string, text: string): Target[] {
     const rest = from.slice(lead).split(".").filter((s) => s !== "");
     const segs = name === null ? rest : [...rest, name];
     if (lead === 0) return segs.length > 0 ? { kind: "qualified", segs } : null;
-    let base: string | null = dirOf(testPath);
-    for (let i = 1; i < lead && base !== null; i++) base = base === "" ? null : dirOf(base);
+    let base: string | null = dirName(testPath);
+    for (let i = 1; i < lead && base !== null; i++) base = base === "" ? null : dirName(base);
     if (base === null) return null;
     const p = joinPath(base, segs.join("/"));
     return p === null ? null : { kind: "path", path: p, folder: name === null };
@@ -151,7 +148,7 @@ function endsWithSegments(path: string, segs: string[]): boolean {
 /** The Go import path of a changed file's package: its module's path and the folder below the module. */
 function goPackagePath(u: ChangedUnit): string | null {
   if (!u.module || u.module.buildSystem !== "go") return null;
-  const dir = dirOf(u.path);
+  const dir = dirName(u.path);
   const below = u.module.path === "" ? dir : dir.startsWith(`${u.module.path}/`) ? dir.slice(u.module.path.length + 1) : dir === u.module.path ? "" : null;
   return below === null ? null : below === "" ? u.module.name : `${u.module.name}/${below}`;
 }
@@ -172,20 +169,20 @@ function linkOf(t: Target, u: ChangedUnit): ImportLink | null {
     }
     case "python": {
       const mod = pyModule(u.path);
-      if (t.kind === "path") return t.path === mod ? "file" : t.folder && t.path === dirOf(u.path) ? "package" : null;
+      if (t.kind === "path") return t.path === mod ? "file" : t.folder && t.path === dirName(u.path) ? "package" : null;
       if (t.kind !== "qualified") return null;
       if (endsWithSegments(mod, t.segs)) return "file";
-      return endsWithSegments(dirOf(u.path), t.segs) ? "package" : null;
+      return endsWithSegments(dirName(u.path), t.segs) ? "package" : null;
     }
     case "jvm": {
       if (t.kind !== "qualified") return null;
-      if (t.wildcard) return endsWithSegments(dirOf(u.path), t.segs) ? "package" : null;
+      if (t.wildcard) return endsWithSegments(dirName(u.path), t.segs) ? "package" : null;
       return endsWithSegments(u.path.replace(/\.\w+$/, ""), t.segs) ? "file" : null;
     }
     case "go": {
       if (t.kind !== "qualified") return null;
       const pkg = goPackagePath(u);
-      return (pkg !== null ? t.segs.join("/") === pkg : endsWithSegments(dirOf(u.path), t.segs)) ? "package" : null;
+      return (pkg !== null ? t.segs.join("/") === pkg : endsWithSegments(dirName(u.path), t.segs)) ? "package" : null;
     }
     case "rust": {
       // `use my_crate::…` names the library: a binary (`src/main.rs`, `src/bin/…`) is not in it.

@@ -4,6 +4,7 @@
  */
 import type { FileRow } from "../../../store/store.js";
 import type { QueryContext } from "../../context.js";
+import { dirName } from "./names.js";
 
 export interface InlineTest {
   file: FileRow;
@@ -33,7 +34,7 @@ export function rustModulePath(path: string): string | null {
 
 /** Where a Rust module's child modules live: beside `lib.rs`/`main.rs`/`mod.rs`, else in the folder named after it. */
 function childDir(path: string): string {
-  const dir = path.slice(0, Math.max(0, path.lastIndexOf("/")));
+  const dir = dirName(path);
   return /(^|\/)(lib|main|mod)\.rs$/.test(path) ? dir : path.replace(/\.rs$/, "");
 }
 

@@ -13,8 +13,14 @@ const MIN_ABBREVIATION = 3;
 const MIN_SHARED_WORDS = 2;
 const MIN_SHARED_SHARE = 0.5;
 
-function baseName(path: string): string {
+/** `a/b/c.ts` → `c.ts`: the file-name helper of the related-tests code. */
+export function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
+}
+/** `a/b/c.ts` → `a/b`; "" at the root. */
+export function dirName(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
 }
 function parentFolder(path: string): string {
   const segs = path.split("/");
@@ -68,4 +74,3 @@ export function namedAfterFolderAndModule(testName: string, modulePath: string, 
   return have.length >= want.length && want.every((w, i) => have[i] === w);
 }
 
-export { baseName };

@@ -1,3 +1,4 @@
+import { baseName, dirName } from "./names.js";
 /**
  * What a file under the test conventions is: a test a runner runs, or support for tests (a helper, a fixture, a
  * snapshot). Only tests are proposed to run; snapshots go with the test that writes them; helpers and fixtures
@@ -54,10 +55,6 @@ const RUST_TESTS = /#\[(\w+::)?test\b|#\[rstest\b|#\[cfg\(test\)\]/;
 const JVM_TESTS = /@(Test|ParameterizedTest|RepeatedTest|TestFactory)\b|extends\s+TestCase\b/;
 const PYTHON_TESTS = /^\s*(async\s+)?def\s+test_|\(\s*(unittest\.)?TestCase\s*\)/m;
 const CSHARP_TESTS = /\[(Fact|Theory|Test|TestMethod|TestCase)\b/;
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
 
 /** True when the file's name alone marks it as a test in its ecosystem. */
 function namedAsTest(path: string, family: string | null): boolean {
@@ -125,8 +122,8 @@ export function testRole(path: string, language: string | null, content: string 
  * test file (`foo.test.ts.snap`, insta's `integration_tests__case.snap`), or Go golden files under `testdata/`.
  */
 export function snapshotOwnedBy(snapshot: string, test: string): boolean {
-  const testDir = test.slice(0, Math.max(0, test.lastIndexOf("/")));
-  const snapDir = snapshot.slice(0, Math.max(0, snapshot.lastIndexOf("/")));
+  const testDir = dirName(test);
+  const snapDir = dirName(snapshot);
   const holder = snapDir.replace(/\/?(__snapshots__|snapshots|testdata)(\/.*)?$/, "");
   if (holder === snapDir || holder !== testDir) return false;
   const name = baseName(snapshot);
