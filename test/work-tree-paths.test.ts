@@ -14,6 +14,7 @@ import { currentHead } from "../src/sources/git-head.js";
 import { lazyExtractor, overlayProvider } from "../src/sources/work-tree-overlay.js";
 import { git } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";
+import { placeholderManifest, ZERO_HASH } from "./helpers/tool-calls.js";
 
 /**
  * Every request-time read of the work tree meets what a hostile or odd repository holds: directories (one the index
@@ -237,27 +238,15 @@ describe("work-tree reads: directories, symlinks, FIFOs and devices are categori
   });
 
   test("check_context_freshness reports FIFOs, links into .git and directories as not checked", async () => {
-    const zero = `sha256:${"0".repeat(64)}`;
-    const ev = (id: string, path: string) => ({ id, path, startLine: 1, endLine: 1, hash: zero, spanHash: zero, kind: "file_excerpt" });
-    const manifest = {
-      manifestVersion: 1,
+    const manifest = placeholderManifest({
       contextPackageId: "ctx_paths",
-      purpose: "editing",
       repoId: "repo",
       baseCommit: null,
-      indexVersion: null,
-      createdAt: "2026-01-01T00:00:00.000Z",
-      target: "local",
-      tokenizer: "o200k_base",
-      budgetTokens: 1000,
-      tokenEstimate: 10,
       scopePaths: ["src"],
-      evidence: [ev("E1", "src/b.ts"), ev("E2", "link-git"), ev("E3", "vendor/lib"), ev("E4", "src/a.ts"), ev("E5", ".git/config")],
-      instructionSources: [{ path: "AGENTS.md", hash: zero }],
-      constraintsHash: zero,
-      effectiveInstructionHash: zero,
-      outputContract: "structured_patch",
-    };
+      paths: ["src/b.ts", "link-git", "vendor/lib", "src/a.ts", ".git/config"],
+      endLine: 1,
+      instructionSources: [{ path: "AGENTS.md", hash: ZERO_HASH }],
+    });
     for (const client of [plain, overlaid]) {
       const r = await callWith(client, "check_context_freshness", { manifest });
       assert.equal(r.ok, true, JSON.stringify(r.data));

@@ -44,29 +44,50 @@ export const LEAKY_DIFF = [
 ].join("\n");
 const LEAKY_LOG = [`$ SLACK=${SECRETS[5]} ./mvnw test`, `  File "tools/publish_report.py", line 3, in main`, `AssertionError: expected password="${SECRETS[0]}" to be rejected`].join("\n");
 
-/** A manifest naming the secret-holding files (hashes that match nothing). */
-function leakyManifest(commit: string): Record<string, unknown> {
-  const zero = `sha256:${"0".repeat(64)}`;
-  const ev = (id: string, path: string) => ({ id, path, startLine: 1, endLine: 3, hash: zero, spanHash: zero, kind: "file_excerpt" });
+export const ZERO_HASH = `sha256:${"0".repeat(64)}`;
+
+/** A context-package manifest whose hashes match nothing: one file excerpt (lines 1..endLine) per path, ids E1, E2, … */
+export function placeholderManifest(f: {
+  contextPackageId: string;
+  repoId: string;
+  baseCommit: string | null;
+  scopePaths: string[];
+  paths: string[];
+  endLine: number;
+  instructionSources: { path: string; hash: string }[];
+}): Record<string, unknown> {
   return {
     manifestVersion: 1,
-    contextPackageId: "ctx_leak",
+    contextPackageId: f.contextPackageId,
     purpose: "editing",
-    repoId: "acme/pricing-service",
-    baseCommit: commit,
+    repoId: f.repoId,
+    baseCommit: f.baseCommit,
     indexVersion: null,
     createdAt: "2026-01-01T00:00:00.000Z",
     target: "local",
     tokenizer: "o200k_base",
     budgetTokens: 1000,
     tokenEstimate: 10,
-    scopePaths: ["tools/publish_report.py", "docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt"],
-    evidence: [ev("E1", "tools/publish_report.py"), ev("E2", "docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt"), ev("E3", "services/pricing/src/main/resources/tls.yml"), ev("E4", ".env")],
-    instructionSources: [],
-    constraintsHash: zero,
-    effectiveInstructionHash: zero,
+    scopePaths: f.scopePaths,
+    evidence: f.paths.map((path, i) => ({ id: `E${i + 1}`, path, startLine: 1, endLine: f.endLine, hash: ZERO_HASH, spanHash: ZERO_HASH, kind: "file_excerpt" })),
+    instructionSources: f.instructionSources,
+    constraintsHash: ZERO_HASH,
+    effectiveInstructionHash: ZERO_HASH,
     outputContract: "structured_patch",
   };
+}
+
+/** A manifest naming the secret-holding files (hashes that match nothing). */
+function leakyManifest(commit: string): Record<string, unknown> {
+  return placeholderManifest({
+    contextPackageId: "ctx_leak",
+    repoId: "acme/pricing-service",
+    baseCommit: commit,
+    scopePaths: ["tools/publish_report.py", "docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt"],
+    paths: ["tools/publish_report.py", "docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt", "services/pricing/src/main/resources/tls.yml", ".env"],
+    endLine: 3,
+    instructionSources: [],
+  });
 }
 
 function chunks<T>(items: T[], size: number): T[][] {
