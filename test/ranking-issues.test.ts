@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { withoutNoise } from "../src/query/hybrid/parse.js";
+import { parseQuery, withoutNoise } from "../src/query/hybrid/parse.js";
 import { rankedSearch, type RankedHit } from "../src/query/hybrid/search.js";
 import { searchCode } from "../src/query/search.js";
 import { HYBRID_WEIGHTS } from "../src/query/ranking.js";
@@ -69,6 +69,9 @@ describe("ranking issue text", () => {
     const kept = withoutNoise(text);
     for (const gone of ["Please describe", "searched", "numpy", "pandas", "python-bits", "Linux", "Python 3.8.5"]) assert.ok(!kept.includes(gone), `${gone} in ${kept}`);
     for (const stays of ["concat drops attrs", "assert x == 1.5", "ds.concat(other)"]) assert.ok(kept.includes(stays), `${stays} missing from ${kept}`);
+    const terms = parseQuery(text).terms;
+    for (const gone of ["numpy", "pandas", "searched", "linux"]) assert.ok(!terms.includes(gone), `${gone} in the query terms ${terms.join(" ")}`);
+    assert.ok(terms.includes("concat") && terms.includes("attrs"), terms.join(" "));
   });
 
   test("an error message pasted as written finds the code that raises it, not the docs that quote it", async () => {
