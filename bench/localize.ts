@@ -93,7 +93,28 @@ interface InstanceResult {
   files: number;
   answers: Record<string, Answer>;
   /** `support`: the helpers, fixtures and snapshots the tool lists apart from the tests to run. */
-  relatedTests: { expected: string[]; found: string[]; support?: string[] } | null;
+  relatedTests: { expected: string[]; found: string[]; support?: string[]; symbols?: string[]; foundWithSymbols?: string[] } | null;
+}
+
+/** At most this many changed symbols go with the paths, as the tool's schema allows. */
+const MAX_CHANGED_SYMBOLS = 20;
+
+/**
+ * The symbols a fix changed, as an agent that knows its edit would name them: per changed base line, the innermost
+ * definition containing it; the most-touched first.
+ */
+async function changedSymbolsOf(store: Store, indexId: string, inst: Instance, gold: string[]): Promise<string[]> {
+  const touched = new Map<string, number>();
+  for (const path of gold) {
+    const lines = inst.changedLines[path] ?? [];
+    if (lines.length === 0) continue;
+    const defs = await store.findSymbols(indexId, { path, limit: 5000 });
+    for (const line of lines) {
+      const inner = defs.filter((d) => d.startLine <= line && line <= d.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+      if (inner) touched.set(inner.name, (touched.get(inner.name) ?? 0) + 1);
+    }
+  }
+  return [...touched].sort((a, b) => b[1] - a[1]).slice(0, MAX_CHANGED_SYMBOLS).map(([name]) => name);
 }
 
 function depsFor(store: Store, root: string): ServerDeps {
@@ -175,7 +196,10 @@ async function runInstance(inst: Instance, mirror: string, extra: Args): Promise
       const env = await runTool(findRelatedTestsTool, { changedPaths: gold, maxResults: RANKED }, deps);
       const found = env.ok ? (env.data.tests as { path: string }[]).map((t) => t.path) : [];
       const support = env.ok ? ((env.data.stats as { supportFiles?: { path: string }[] }).supportFiles ?? []).map((s) => s.path) : [];
-      relatedTests = { expected, found, support };
+      const symbols = await changedSymbolsOf(ws.store, ws.indexId, inst, gold);
+      const withSymbols = symbols.length > 0 ? await runTool(findRelatedTestsTool, { changedPaths: gold, symbols, maxResults: RANKED }, deps) : env;
+      const foundWithSymbols = withSymbols.ok ? (withSymbols.data.tests as { path: string }[]).map((t) => t.path) : [];
+      relatedTests = { expected, found, support, symbols, foundWithSymbols };
     }
     return { id: inst.id, repo: inst.repo, gold, files: files.length, answers, relatedTests };
   } finally {
@@ -210,20 +234,24 @@ function score(results: InstanceResult[], mode: string): Row {
 }
 
 /** With `withSupport`, an expected file the tool lists among its support files (a helper the fix edited) counts as found. */
-function testRecall(results: InstanceResult[], withSupport = false): { n: number; recall10: number } {
+function testRecall(results: InstanceResult[], withSupport = false, withSymbols = false): { n: number; recall10: number } {
   const withTests = results.filter((r) => r.relatedTests);
   const sum = withTests.reduce((s, r) => {
     const t = r.relatedTests!;
-    const found = new Set([...t.found.slice(0, 10), ...(withSupport ? (t.support ?? []) : [])]);
+    const found = new Set([...(withSymbols ? (t.foundWithSymbols ?? t.found) : t.found).slice(0, 10), ...(withSupport ? (t.support ?? []) : [])]);
     return s + t.expected.filter((e) => found.has(e)).length / t.expected.length;
   }, 0);
   return { n: withTests.length, recall10: withTests.length > 0 ? sum / withTests.length : Number.NaN };
 }
 
-/** One line per repository: related-test recall@10, and the same counting the support files listed apart. */
+/**
+ * One line per repository: related-test recall@10 from the changed paths, the same counting the support files listed
+ * apart, and from the paths with the changed symbols (the definitions the fix's hunks touch) as an agent would give them.
+ */
 function printTestRecall(results: InstanceResult[]): void {
   const repos = [...new Set(results.map((r) => r.repo))].sort();
-  const line = (repo: string, rs: InstanceResult[]) => `related tests ${repo}: R@10 ${fmt(testRecall(rs).recall10)}, with support files ${fmt(testRecall(rs, true).recall10)} (${testRecall(rs).n})`;
+  const line = (repo: string, rs: InstanceResult[]) =>
+    `related tests ${repo}: R@10 ${fmt(testRecall(rs).recall10)}, with support files ${fmt(testRecall(rs, true).recall10)}, paths and symbols ${fmt(testRecall(rs, false, true).recall10)} (${testRecall(rs).n})`;
   for (const repo of repos) console.log(line(repo, results.filter((r) => r.repo === repo)));
   console.log(line("ALL", results));
 }

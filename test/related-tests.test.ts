@@ -191,7 +191,7 @@ describe("related tests by a changed member's name", () => {
   let ctx: QueryContext;
   let close: () => Promise<void>;
   const adapters = Object.fromEntries(
-    Array.from({ length: 10 }, (_, i) => [`lib/adapters/a${i}.js`, `exports.writeValue = function writeValue(v) { return ${i}; };\n${i === 0 ? "exports.writeRare = function writeRare(v) { return v; };\n" : ""}`]),
+    Array.from({ length: 10 }, (_, i) => [`lib/adapters/a${i}.js`, `exports.writeValue = function writeValue(v) { return ${i}; };\n${i === 0 ? "exports.writeRare = function writeRare(v) { return v; };\nexports.writeQuiet = function writeQuiet(v) { return v; };\n" : ""}`]),
   );
 
   before(async () => {
@@ -200,13 +200,30 @@ describe("related tests by a changed member's name", () => {
       ...adapters,
       "spec/generic.test.js": "describe('generic', () => { it('writes', () => { writeValue(1); }); });\n",
       "spec/rare.test.js": "describe('rare', () => { it('writes', () => { writeRare(1); }); });\n",
+      "spec/quiet.test.js": "describe('quiet', () => { it('writes', () => { writeQuiet(1); }); });\n",
     }));
   });
   after(async () => close());
 
-  test("a name many files define (writeValue of every adapter) relates no test; a name only the changed file defines does", async () => {
+  test("a name many files define (writeValue of every adapter) relates no test; names only the changed file defines do", async () => {
     const r = await findRelatedTests(ctx, { changedPaths: ["lib/adapters/a0.js"], maxResults: 20 });
     const byRef = r.items.filter((t) => t.reasons.includes("references-changed-symbol")).map((t) => t.path);
-    assert.deepEqual(byRef, ["spec/rare.test.js"]);
+    assert.deepEqual(byRef, ["spec/quiet.test.js", "spec/rare.test.js"]);
+  });
+
+  test("a symbol asked for puts the tests using it before those using the rest of the changed file", async () => {
+    const plain = await findRelatedTests(ctx, { changedPaths: ["lib/adapters/a0.js"], maxResults: 20 });
+    assert.equal(plain.items[0]!.path, "spec/quiet.test.js");
+    const asked = await findRelatedTests(ctx, { changedPaths: ["lib/adapters/a0.js"], symbols: ["writeRare"], maxResults: 20 });
+    assert.equal(asked.items[0]!.path, "spec/rare.test.js", asked.items.map((t) => t.path).join(", "));
+  });
+
+  test("a shared name asked for resolves to the changed file's definition; alone it is ambiguous and adds no file", async () => {
+    const withPath = await findRelatedTests(ctx, { changedPaths: ["lib/adapters/a0.js"], symbols: ["writeValue"], maxResults: 20 });
+    assert.deepEqual(withPath.stats.addedPaths, []);
+    assert.ok(!withPath.warnings.some((w) => w.code === "symbol_ambiguous"));
+    const alone = await findRelatedTests(ctx, { symbols: ["writeValue"], maxResults: 20 });
+    assert.deepEqual(alone.stats.addedPaths, []);
+    assert.ok(alone.warnings.some((w) => w.code === "symbol_ambiguous" && /10 files define writeValue/.test(w.message)), JSON.stringify(alone.warnings));
   });
 });

@@ -20,6 +20,8 @@ export interface Instance {
   gold: string[];
   /** Test files the fix's test patch changed (empty for SWE-bench Lite). */
   tests: string[];
+  /** Per gold file, the base-side lines the fix changed (a line inserted counts its neighbours on the base side). */
+  changedLines: Record<string, number[]>;
 }
 
 /**
@@ -37,11 +39,36 @@ export function changedFiles(patch: string): string[] {
   return [...out];
 }
 
+/**
+ * The base-side lines each file's hunks change: a removed line is itself; an added line marks the base lines on
+ * either side of where it goes, so a function that only gains lines is still found.
+ */
+export function changedLinesOf(patch: string): Record<string, number[]> {
+  const files = new Map<string, Set<number>>();
+  let lines: Set<number> | null = null;
+  let old = 0;
+  for (const line of patch.split("\n")) {
+    const file = /^diff --git a\/(\S+) b\/(\S+)$/.exec(line);
+    if (file) {
+      files.set(file[1]!, (lines = new Set()));
+      old = 0;
+      continue;
+    }
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(line);
+    if (hunk) old = Number(hunk[1]);
+    else if (lines === null || old === 0) continue;
+    else if (line.startsWith("-")) lines.add(old++);
+    else if (line.startsWith("+")) lines.add(old - 1).add(old);
+    else if (line.startsWith(" ")) old += 1;
+  }
+  return Object.fromEntries([...files].map(([f, l]) => [f, [...l].filter((n) => n > 0).sort((x, y) => x - y)]));
+}
+
 function fromSweLite(row: Record<string, unknown>): Instance | null {
   const repo = String(row.repo ?? "").toLowerCase();
   const baseCommit = String(row.base_commit ?? "");
   if (!repo.includes("/") || !SHA.test(baseCommit)) return null;
-  return { id: String(row.instance_id), repo, baseCommit, problem: String(row.problem_statement ?? ""), gold: changedFiles(String(row.patch ?? "")), tests: [] };
+  return { id: String(row.instance_id), repo, baseCommit, problem: String(row.problem_statement ?? ""), gold: changedFiles(String(row.patch ?? "")), tests: [], changedLines: changedLinesOf(String(row.patch ?? "")) };
 }
 
 interface MsweIssue {
@@ -57,7 +84,7 @@ function fromMswe(row: Record<string, unknown>): Instance | null {
   const issues = Array.isArray(row.resolved_issues) ? (row.resolved_issues as MsweIssue[]) : [];
   const texts = [...issues.flatMap((i) => [String(i.title ?? ""), String(i.body ?? "")]), String(row.title ?? ""), String(row.body ?? "")];
   const problem = texts.filter((s) => s.length > 0).join("\n\n");
-  return { id: String(row.instance_id), repo, baseCommit: sha, problem, gold: changedFiles(String(row.fix_patch ?? "")), tests: changedFiles(String(row.test_patch ?? "")) };
+  return { id: String(row.instance_id), repo, baseCommit: sha, problem, gold: changedFiles(String(row.fix_patch ?? "")), tests: changedFiles(String(row.test_patch ?? "")), changedLines: changedLinesOf(String(row.fix_patch ?? "")) };
 }
 
 /** Every instance of a JSON-lines file, in either format; rows of held-out repositories are left out. */

@@ -4,7 +4,7 @@ import { isTestPath, type LabelInput } from "../../policy/labels.js";
 import type { FileRow, SymbolRow } from "../../store/store.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "../context.js";
 import { QueryError } from "../../core/errors.js";
-import { parseSymbol } from "../symbols.js";
+import { matchesQualifier, parseSymbol } from "../symbols.js";
 import { knowledgeOf, requirePath, type Knowledge } from "./load.js";
 import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 import { familyOf, isCodeLanguage, isSnapshotPath, roleNeedsContent, snapshotOwnedBy, testRole, type TestRole } from "./related/roles.js";
@@ -64,6 +64,10 @@ const MAX_REFERENCES_PER_SYMBOL = 400;
 /** Names too generic to relate a test to a file by reference. */
 const MIN_SYMBOL_NAME = 4;
 const GENERIC_NAMES = new Set(["main", "init", "test", "setup", "setUp", "tearDown", "run", "get", "set", "toString", "equals", "hashCode", "constructor"]);
+/** A symbol asked for whose definitions span more files than this adds none of them (the name is ambiguous). */
+const MAX_ADDED_DEFINITIONS = 3;
+/** A test using a symbol asked for (not only the rest of a changed file) gains this much. */
+const ASKED_SYMBOL_BONUS = 2;
 /** Same-module fallback: listed only for a changed file nothing else relates a test to. */
 const MAX_SAME_MODULE = 5;
 
@@ -209,6 +213,8 @@ interface Relating {
   /** Code families of the changed files: a test in another language (a fixture) is not their test. */
   families: Set<string>;
   roles: Map<string, TestRole>;
+  /** Names of the symbols asked for: the tests using them come before those using the rest of a changed file. */
+  asked: Set<string>;
 }
 
 /**
@@ -227,7 +233,7 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
   }
   const k = await knowledgeOf(ctx);
   const maxResults = Math.min(input.maxResults ?? DEFAULT_RESULTS, ctx.policy.maxSearchResults);
-  const r: Relating = { ctx, index: indexTests(await k.testFiles(), await k.snapshotFiles()), candidates: new Map(), followed: [], labels: new Map(), warnings: [], families: new Set(), roles: new Map() };
+  const r: Relating = { ctx, index: indexTests(await k.testFiles(), await k.snapshotFiles()), candidates: new Map(), followed: [], labels: new Map(), warnings: [], families: new Set(), roles: new Map(), asked: new Set() };
 
   const added = await followSymbolInputs(r, symbolInputs, changed);
   const paths = [...changed, ...added.map((a) => a.path)];
@@ -289,13 +295,18 @@ function relate(r: Relating, file: FileRow, reason: TestReason, detail: string, 
   return c;
 }
 
-/** Symbols asked for by name: their names are followed directly, and the files defining them are added, each with why. */
+/**
+ * Symbols asked for by name. A definition in a changed path is the one meant (`write` with `Streams.java` changed is
+ * `Streams`'s, not every adapter's); otherwise the definitions matching the qualifier are, and their files are added
+ * with why, unless so many files define the name that it says nothing (then a warning asks for a qualified name).
+ * The name is followed from where it resolved, and tests named after it are related.
+ */
 async function followSymbolInputs(r: Relating, symbolInputs: string[], changed: string[]): Promise<{ path: string; reason: string }[]> {
   const { ctx } = r;
   const added: { path: string; reason: string }[] = [];
   for (const raw of symbolInputs) {
-    const { name } = parseSymbol(raw);
-    r.followed.push({ name, from: raw, path: null });
+    const { name, qualified } = parseSymbol(raw);
+    r.asked.add(name);
     if (name.length >= MIN_SYMBOL_NAME && !GENERIC_NAMES.has(name)) {
       for (const t of r.index.tests) {
         const subject = moduleNameOf(testSubject(t.path), t.path);
@@ -303,12 +314,23 @@ async function followSymbolInputs(r: Relating, symbolInputs: string[], changed: 
         if (key(subject) === key(name) || key(member) === key(name)) relate(r, t, "named-after-symbol", `named after ${raw}, asked for`, null);
       }
     }
-    const defs = await ctx.store.findSymbols(ctx.index.id, { name, limit: 20 });
+    const defs = (await ctx.store.findSymbols(ctx.index.id, { name, limit: 50 })).filter((d) => matchesQualifier(d, qualified) && !isTestPath(d.path));
+    const inChanged = defs.filter((d) => changed.includes(d.path));
+    const files = [...new Set((inChanged.length > 0 ? inChanged : defs).map((d) => d.path))];
+    r.followed.push({ name, from: raw, path: inChanged.length > 0 ? inChanged[0]!.path : files.length === 1 ? files[0]! : null });
+    if (defs.length === 0) {
+      r.warnings.push({ code: "symbol_not_found", message: `no definition of ${raw} in the index; its name is still followed through references` });
+      continue;
+    }
+    if (inChanged.length > 0) continue;
+    if (files.length > MAX_ADDED_DEFINITIONS) {
+      r.warnings.push({ code: "symbol_ambiguous", message: `${files.length} files define ${raw}; none was added: qualify it (Class#member) or give its path` });
+      continue;
+    }
     for (const d of defs) {
-      if (isTestPath(d.path) || changed.includes(d.path) || added.some((a) => a.path === d.path)) continue;
+      if (added.some((a) => a.path === d.path)) continue;
       added.push({ path: d.path, reason: `defines ${d.kind} ${d.qualifiedName}, asked for as ${raw}` });
     }
-    if (defs.length === 0) r.warnings.push({ code: "symbol_not_found", message: `no definition of ${raw} in the index; its name is still followed through references` });
   }
   return added;
 }
@@ -496,6 +518,7 @@ function rank(r: Relating): { c: Candidate; score: number }[] {
     if (called.length > 0) {
       const specificity = Math.max(...called.map(([name]) => Math.min(1, SPECIFIC_TESTS / usedBy.get(name)!)));
       score += WEIGHT["references-changed-symbol"] * specificity + Math.min(MAX_EXTRA_SYMBOLS, called.length - 1) * EXTRA_SYMBOL_BONUS;
+      if (called.some(([name]) => r.asked.has(name))) score += ASKED_SYMBOL_BONUS;
     }
     return { c, score, used: called.length };
   });

@@ -52,6 +52,25 @@
   right: [(arrow_function) (function_expression) (generator_function)])) @definition.method
   (#eq? @_prototype "prototype"))
 
+; Members assigned on an object at the top level (Express's `res.location = function location(url) …`), chains
+; included (`req.get = req.header = function header(name) …` defines both), and members a helper defines with a
+; function value (`defineGetter(req, 'hostname', function hostname() …)`) → res#location, req#hostname.
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @container property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)])) @definition.method
+  (#not-any-of? @container "exports" "module"))
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @container property: (property_identifier) @name)
+  right: (assignment_expression right: [(arrow_function) (function_expression) (generator_function)]))) @definition.method
+  (#not-any-of? @container "exports" "module"))
+(program (expression_statement (assignment_expression
+  right: (assignment_expression
+    left: (member_expression object: (identifier) @container property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
+  (#not-any-of? @container "exports" "module"))
+(program (expression_statement (call_expression
+  arguments: (arguments . (identifier) @container . (string (string_fragment) @name) . [(arrow_function) (function_expression)] @definition.method .))))
+
 ; --- module-level constants (let/var values are skipped; `require(…)` values are imports, below) -------------------
 
 ((export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name value: (_) @_value))) @definition.constant
