@@ -227,3 +227,40 @@ describe("related tests by a changed member's name", () => {
     assert.ok(alone.warnings.some((w) => w.code === "symbol_ambiguous" && /10 files define writeValue/.test(w.message)), JSON.stringify(alone.warnings));
   });
 });
+
+describe("related tests by what the changed code says", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+  const common = "describe('x', () => { it('fails', () => { expect(run()).toThrow('invalid input given'); }); });\n";
+
+  before(async () => {
+    ({ ctx, close } = await indexed({
+      "src/jv.c":
+        '#include "jv.h"\n\nint jv_index(int t) {\n  if (t < 0) return error("Cannot index %s with %s", kind(t), "number");\n  return t;\n}\n\nint jv_parse(const char *s) {\n  if (!s) return error("Unfinished JSON term at EOF");\n  return 0;\n}\n',
+      "src/util.c": 'int fail(void) { return error("invalid input given"); }\n',
+      "tests/jq.test": "# jq programs, inputs and expected outputs\n.[0]\n{}\njq: error: Cannot index object with number\n",
+      "tests/jqtest": '#!/bin/sh\n. "${0%/*}/setup"\n$JQ --run-tests "$JQTESTDIR/jq.test"\n',
+      "tests/mantest": '#!/bin/sh\n$JQ --run-tests "$JQTESTDIR/man.test"\n',
+      "tests/man.test": "# examples from the manual\n.a\n{\"a\":1}\n1\n",
+      "tests/setup": "#!/bin/sh\nJQ=./jq\n",
+      "js/package.json": JSON.stringify({ name: "js", scripts: { test: "jest" } }),
+      "js/lib/util.js": "exports.run = function run() { throw new Error('invalid input given'); };\n",
+      ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`js/test/t${i}.test.js`, common])),
+    }));
+  });
+  after(async () => close());
+
+  test("test data holding a message the changed code raises is proposed as the suite's case, above scripts related only by folder", async () => {
+    const r = await findRelatedTests(ctx, { changedPaths: ["src/jv.c"], maxResults: 20 });
+    const t = r.items[0]!;
+    assert.equal(t.path, "tests/jq.test", r.items.map((x) => x.path).join(", "));
+    assert.ok(t.reasons.includes("holds-changed-literal"));
+    assert.ok(t.details.some((d) => /holds "Cannot index" from src\/jv.c/.test(d)), t.details.join("; "));
+    assert.ok(!r.items.some((x) => x.path === "tests/man.test"));
+  });
+
+  test("a literal many tests hold relates none of them", async () => {
+    const r = await findRelatedTests(ctx, { changedPaths: ["js/lib/util.js"], maxResults: 20 });
+    assert.ok(!r.items.some((x) => x.reasons.includes("holds-changed-literal")), JSON.stringify(r.items.map((x) => [x.path, x.reasons])));
+  });
+});

@@ -3,7 +3,7 @@ import { isDocPath, isMetadataFile, isTestPath } from "../../policy/labels.js";
 import type { FileRow } from "../../store/store.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "../context.js";
 import { knowledgeOf } from "../knowledge/load.js";
-import { key, stemOf, testSubject } from "../knowledge/related-tests.js";
+import { key, stemOf, testSubject } from "../knowledge/related/names.js";
 import { compilePathGlobs, repoRelativePath } from "../paths.js";
 import { HYBRID_WEIGHTS as W } from "../ranking.js";
 import { denseScores, expandQuery, loadSemantic, rankByVector, type LoadedSemantic } from "../semantic.js";

@@ -8,10 +8,11 @@ import { matchesQualifier, parseSymbol } from "../symbols.js";
 import { knowledgeOf, requirePath, type Knowledge } from "./load.js";
 import type { EvidenceDraft, Warning } from "../../core/evidence.js";
 import { familyOf, isCodeLanguage, isSnapshotPath, roleNeedsContent, snapshotOwnedBy, testRole, type TestRole } from "./related/roles.js";
-import { baseName, dirName, moduleNameOf, namedAfterFolderAndModule, nameNearness } from "./related/names.js";
+import { baseName, dirName, key, mirroredDirs, moduleNameOf, namedAfterFolderAndModule, nameNearness, stemOf, testSubject } from "./related/names.js";
 import { inlineTestsOf } from "./related/inline.js";
 import { MAX_NAME_DEFINITIONS } from "../../store/file-edges.js";
 import { importLink, importTargets, type ChangedUnit, type ImportLink } from "./related/imports.js";
+import { literalHits, literalSources } from "./related/literals.js";
 
 export type TestReason =
   | "changed-test"
@@ -27,6 +28,7 @@ export type TestReason =
   | "named-after-symbol"
   | "inline-tests"
   | "doc-tests"
+  | "holds-changed-literal"
   | "same-module";
 
 export interface RelatedTest {
@@ -66,7 +68,7 @@ const MIN_SYMBOL_NAME = 4;
 const GENERIC_NAMES = new Set(["main", "init", "test", "setup", "setUp", "tearDown", "run", "get", "set", "toString", "equals", "hashCode", "constructor"]);
 /** A symbol asked for whose definitions span more files than this adds none of them (the name is ambiguous). */
 const MAX_ADDED_DEFINITIONS = 3;
-/** A test using a symbol asked for (not only the rest of a changed file) gains this much. */
+/** A test using a symbol asked for, or holding one of its literals (not only the rest of a changed file), gains this much. */
 const ASKED_SYMBOL_BONUS = 2;
 /** Same-module fallback: listed only for a changed file nothing else relates a test to. */
 const MAX_SAME_MODULE = 5;
@@ -87,6 +89,9 @@ const WEIGHT: Record<TestReason, number> = {
   "named-after-symbol": 3,
   // Calls or uses a changed symbol (at full weight only when few tests do: see SPECIFIC_TESTS).
   "references-changed-symbol": 3,
+  // Holds, as written, a message or option a changed file spells out (few tests do): it checks that output. Test
+  // data a suite reads (`tests/jq.test`, `.stderr` expectations) is found this way.
+  "holds-changed-literal": 3,
   // Only imports a changed symbol: it may never exercise the changed code.
   "imports-changed-symbol": 1,
   // Its imports name the changed file (from anywhere: another folder, package or module), or only the package
@@ -103,7 +108,7 @@ const MAX_IMPORT_SCAN = 5000;
  * library's entry class) tells nothing, and its weight falls as SPECIFIC_TESTS / (tests using it).
  */
 const SPECIFIC_TESTS = 5;
-/** Extra changed symbols a test uses add this much each, up to MAX_EXTRA_SYMBOLS. */
+/** Extra changed symbols a test uses (or extra literals it holds) add this much each, up to MAX_EXTRA_SYMBOLS. */
 const EXTRA_SYMBOL_BONUS = 0.5;
 const MAX_EXTRA_SYMBOLS = 2;
 /** Test functions that use the changed code and are few enough to name in the command instead of the whole file. */
@@ -112,47 +117,6 @@ const MAX_NAMED_TESTS = 5;
 const MAX_SUPPORT = 20;
 /** Languages whose folder is the package: a test beside the code is in the same package. */
 const PACKAGE_IS_FOLDER = new Set(["java", "kotlin", "scala", "groovy", "go"]);
-
-/** `QuoteService.java` → `QuoteService`; `format.ts` → `format`. */
-export function stemOf(path: string): string {
-  const name = baseName(path);
-  const dot = name.indexOf(".", 1);
-  return dot < 0 ? name : name.slice(0, dot);
-}
-/** What a test file is named after: `QuoteServiceTest.java`, `test_quote.py`, `quote.test.ts`, `limiter_test.go` → the subject. */
-export function testSubject(path: string): string {
-  const name = baseName(path);
-  const noExt = name.replace(/(\.(test|spec))?\.[^.]+$/i, "");
-  return noExt
-    .replace(/^test_/i, "")
-    .replace(/(_test|_spec|[-_.](test|spec))$/i, "")
-    .replace(/(Tests?|IT|Spec|Suite)$/, "")
-    .replace(/^Test(?=[A-Z])/, "");
-}
-/** Case and separators ignored: quote_service, quoteService and QuoteService are one key. */
-export function key(name: string): string {
-  return name.toLowerCase().replace(/[-_.]/g, "");
-}
-
-/** Folders where tests of a source folder conventionally live. */
-function mirroredDirs(dir: string): string[] {
-  const out = new Set<string>();
-  const swaps: [RegExp, string][] = [
-    [/(^|\/)src\/main\//, "$1src/test/"],
-    [/(^|\/)src\/main$/, "$1src/test"],
-    [/(^|\/)src(\/|$)/, "$1test$2"],
-    [/(^|\/)src(\/|$)/, "$1tests$2"],
-    [/(^|\/)src(\/|$)/, "$1__tests__$2"],
-    [/(^|\/)lib(\/|$)/, "$1test$2"],
-    [/(^|\/)lib(\/|$)/, "$1tests$2"],
-  ];
-  for (const [re, to] of swaps) if (re.test(dir)) out.add(dir.replace(re, to));
-  out.add(dir === "" ? "__tests__" : `${dir}/__tests__`);
-  out.add(dir === "" ? "tests" : `${dir}/tests`);
-  out.add(dir === "" ? "test" : `${dir}/test`);
-  out.delete(dir);
-  return [...out];
-}
 
 interface Candidate {
   file: FileRow;
@@ -165,6 +129,9 @@ interface Candidate {
   uses: Map<string, { kinds: Set<string>; callers: Set<string> }>;
   /** Changed paths its imports name: the file itself, or only its package. */
   imports: Map<string, ImportLink>;
+  /** Literals of the changed code it holds; whether one came from a symbol asked for. */
+  literals: number;
+  askedLiteral?: boolean;
   /** Set for tests inside a changed file: which kind, and the file's module path. */
   inline?: { kind: "inline" | "doc"; modulePath: string | null };
 }
@@ -215,6 +182,8 @@ interface Relating {
   roles: Map<string, TestRole>;
   /** Names of the symbols asked for: the tests using them come before those using the rest of a changed file. */
   asked: Set<string>;
+  /** Per changed path, the line ranges of the symbols asked for there: their literals are the ones looked up. */
+  askedRanges: Map<string, [number, number][]>;
 }
 
 /**
@@ -233,13 +202,14 @@ export async function findRelatedTests(ctx: QueryContext, input: RelatedTestsInp
   }
   const k = await knowledgeOf(ctx);
   const maxResults = Math.min(input.maxResults ?? DEFAULT_RESULTS, ctx.policy.maxSearchResults);
-  const r: Relating = { ctx, index: indexTests(await k.testFiles(), await k.snapshotFiles()), candidates: new Map(), followed: [], labels: new Map(), warnings: [], families: new Set(), roles: new Map(), asked: new Set() };
+  const r: Relating = { ctx, index: indexTests(await k.testFiles(), await k.snapshotFiles()), candidates: new Map(), followed: [], labels: new Map(), warnings: [], families: new Set(), roles: new Map(), asked: new Set(), askedRanges: new Map() };
 
   const added = await followSymbolInputs(r, symbolInputs, changed);
   const paths = [...changed, ...added.map((a) => a.path)];
   for (const path of paths) await relateChangedPath(r, path);
   await addReferencingTests(r);
   await addImportingTests(r, k, paths);
+  await addLiteralTests(r, paths);
   const support = await keepRunnable(r);
   const related = new Set([...r.candidates.values()].flatMap((c) => [...c.sources]));
   await addSameModuleTests(r, k, paths.filter((p) => !related.has(p)));
@@ -287,7 +257,7 @@ function indexTests(files: FileRow[], snapshots: FileRow[]): TestIndex {
 /** Relates a test for one reason: the first time makes it a candidate, later reasons add to it (up to 3 evidence items). */
 function relate(r: Relating, file: FileRow, reason: TestReason, detail: string, source: string | null, ev?: EvidenceDraft): Candidate {
   let c = r.candidates.get(file.path);
-  if (!c) r.candidates.set(file.path, (c = { file, reasons: new Set(), details: [], evidence: [], sources: new Set(), uses: new Map(), imports: new Map() }));
+  if (!c) r.candidates.set(file.path, (c = { file, reasons: new Set(), details: [], evidence: [], sources: new Set(), uses: new Map(), imports: new Map(), literals: 0 }));
   c.reasons.add(reason);
   if (source !== null) c.sources.add(source);
   if (!c.details.includes(detail)) c.details.push(detail);
@@ -316,6 +286,7 @@ async function followSymbolInputs(r: Relating, symbolInputs: string[], changed: 
     }
     const defs = (await ctx.store.findSymbols(ctx.index.id, { name, limit: 50 })).filter((d) => matchesQualifier(d, qualified) && !isTestPath(d.path));
     const inChanged = defs.filter((d) => changed.includes(d.path));
+    for (const d of inChanged) (r.askedRanges.get(d.path) ?? r.askedRanges.set(d.path, []).get(d.path)!).push([d.startLine, d.endLine]);
     const files = [...new Set((inChanged.length > 0 ? inChanged : defs).map((d) => d.path))];
     r.followed.push({ name, from: raw, path: inChanged.length > 0 ? inChanged[0]!.path : files.length === 1 ? files[0]! : null });
     if (defs.length === 0) {
@@ -439,6 +410,20 @@ async function addImportingTests(r: Relating, k: Knowledge, paths: string[]): Pr
   }
 }
 
+/** Tests and test data holding, as written, literals of the changed code (of the symbols asked for first, where given). */
+async function addLiteralTests(r: Relating, paths: string[]): Promise<void> {
+  const { ctx } = r;
+  for (const h of await literalHits(ctx, await literalSources(ctx, paths, r.askedRanges))) {
+    const file = r.index.byPath.get(h.path) ?? (await ctx.store.getFile(ctx.index.id, h.path));
+    if (!file || isSnapshotPath(file.path)) continue;
+    const shown = h.literal.length > 50 ? `${h.literal.slice(0, 47)}...` : h.literal;
+    const ev = { path: h.path, startLine: h.line, endLine: h.line, contentHash: file.contentHash, retrieval: "lexical" as const };
+    const c = relate(r, file, "holds-changed-literal", `holds "${shown}" from ${h.source} at line ${h.line}`, h.source, ev);
+    c.literals += 1;
+    if (h.focused) c.askedLiteral = true;
+  }
+}
+
 /** Distinct files defining this exact name, counted up to MAX_NAME_DEFINITIONS + 1. */
 async function definingFiles(ctx: QueryContext, name: string): Promise<number> {
   const defs = await ctx.store.findSymbols(ctx.index.id, { name, limit: (MAX_NAME_DEFINITIONS + 1) * 4 });
@@ -464,6 +449,8 @@ async function keepRunnable(r: Relating): Promise<SupportFile[]> {
   const support: SupportFile[] = [];
   for (const [path, c] of r.candidates) {
     if (c.inline || c.reasons.has("changed-test")) continue;
+    // Test data holding what the changed code says is the suite's case: the file to read and extend.
+    if (c.reasons.has("holds-changed-literal") && !isCodeLanguage(c.file.language)) continue;
     const role = await roleOf(r, c.file);
     // A name alone links languages only by coincidence (a PHP sample naming a Rust function): another language's
     // file is a fixture of these tests, even when it mentions a changed name.
@@ -520,6 +507,7 @@ function rank(r: Relating): { c: Candidate; score: number }[] {
       score += WEIGHT["references-changed-symbol"] * specificity + Math.min(MAX_EXTRA_SYMBOLS, called.length - 1) * EXTRA_SYMBOL_BONUS;
       if (called.some(([name]) => r.asked.has(name))) score += ASKED_SYMBOL_BONUS;
     }
+    score += Math.min(MAX_EXTRA_SYMBOLS, Math.max(0, c.literals - 1)) * EXTRA_SYMBOL_BONUS + (c.askedLiteral ? ASKED_SYMBOL_BONUS : 0);
     return { c, score, used: called.length };
   });
   return scored.sort((a, b) => b.score - a.score || b.used - a.used || a.c.file.path.localeCompare(b.c.file.path)).map(({ c, score }) => ({ c, score }));

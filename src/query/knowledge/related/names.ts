@@ -74,3 +74,43 @@ export function namedAfterFolderAndModule(testName: string, modulePath: string, 
   return have.length >= want.length && want.every((w, i) => have[i] === w);
 }
 
+/** `QuoteService.java` → `QuoteService`; `format.ts` → `format`. */
+export function stemOf(path: string): string {
+  const name = baseName(path);
+  const dot = name.indexOf(".", 1);
+  return dot < 0 ? name : name.slice(0, dot);
+}
+/** What a test file is named after: `QuoteServiceTest.java`, `test_quote.py`, `quote.test.ts`, `limiter_test.go` → the subject. */
+export function testSubject(path: string): string {
+  const name = baseName(path);
+  const noExt = name.replace(/(\.(test|spec))?\.[^.]+$/i, "");
+  return noExt
+    .replace(/^test_/i, "")
+    .replace(/(_test|_spec|[-_.](test|spec))$/i, "")
+    .replace(/(Tests?|IT|Spec|Suite)$/, "")
+    .replace(/^Test(?=[A-Z])/, "");
+}
+/** Case and separators ignored: quote_service, quoteService and QuoteService are one key. */
+export function key(name: string): string {
+  return name.toLowerCase().replace(/[-_.]/g, "");
+}
+
+/** Folders where tests of a source folder conventionally live. */
+export function mirroredDirs(dir: string): string[] {
+  const out = new Set<string>();
+  const swaps: [RegExp, string][] = [
+    [/(^|\/)src\/main\//, "$1src/test/"],
+    [/(^|\/)src\/main$/, "$1src/test"],
+    [/(^|\/)src(\/|$)/, "$1test$2"],
+    [/(^|\/)src(\/|$)/, "$1tests$2"],
+    [/(^|\/)src(\/|$)/, "$1__tests__$2"],
+    [/(^|\/)lib(\/|$)/, "$1test$2"],
+    [/(^|\/)lib(\/|$)/, "$1tests$2"],
+  ];
+  for (const [re, to] of swaps) if (re.test(dir)) out.add(dir.replace(re, to));
+  out.add(dir === "" ? "__tests__" : `${dir}/__tests__`);
+  out.add(dir === "" ? "tests" : `${dir}/tests`);
+  out.add(dir === "" ? "test" : `${dir}/test`);
+  out.delete(dir);
+  return [...out];
+}
