@@ -93,7 +93,7 @@ interface InstanceResult {
   files: number;
   answers: Record<string, Answer>;
   /** `support`: the helpers, fixtures and snapshots the tool lists apart from the tests to run. */
-  relatedTests: { expected: string[]; found: string[]; support?: string[]; symbols?: string[]; foundWithSymbols?: string[] } | null;
+  relatedTests: { expected: string[]; found: string[]; support?: string[]; symbols?: string[]; foundWithSymbols?: string[]; ms?: number } | null;
 }
 
 /** At most this many changed symbols go with the paths, as the tool's schema allows. */
@@ -193,13 +193,15 @@ async function runInstance(inst: Instance, mirror: string, extra: Args): Promise
     const expected = inst.tests.filter((t) => present.has(t));
     let relatedTests: InstanceResult["relatedTests"] = null;
     if (expected.length > 0) {
+      const t1 = performance.now();
       const env = await runTool(findRelatedTestsTool, { changedPaths: gold, maxResults: RANKED }, deps);
+      const ms = performance.now() - t1;
       const found = env.ok ? (env.data.tests as { path: string }[]).map((t) => t.path) : [];
       const support = env.ok ? ((env.data.stats as { supportFiles?: { path: string }[] }).supportFiles ?? []).map((s) => s.path) : [];
       const symbols = await changedSymbolsOf(ws.store, ws.indexId, inst, gold);
       const withSymbols = symbols.length > 0 ? await runTool(findRelatedTestsTool, { changedPaths: gold, symbols, maxResults: RANKED }, deps) : env;
       const foundWithSymbols = withSymbols.ok ? (withSymbols.data.tests as { path: string }[]).map((t) => t.path) : [];
-      relatedTests = { expected, found, support, symbols, foundWithSymbols };
+      relatedTests = { expected, found, support, symbols, foundWithSymbols, ms };
     }
     return { id: inst.id, repo: inst.repo, gold, files: files.length, answers, relatedTests };
   } finally {
@@ -251,7 +253,7 @@ function testRecall(results: InstanceResult[], withSupport = false, withSymbols 
 function printTestRecall(results: InstanceResult[]): void {
   const repos = [...new Set(results.map((r) => r.repo))].sort();
   const line = (repo: string, rs: InstanceResult[]) =>
-    `related tests ${repo}: R@10 ${fmt(testRecall(rs).recall10)}, with support files ${fmt(testRecall(rs, true).recall10)}, paths and symbols ${fmt(testRecall(rs, false, true).recall10)} (${testRecall(rs).n})`;
+    `related tests ${repo}: R@10 ${fmt(testRecall(rs).recall10)}, with support files ${fmt(testRecall(rs, true).recall10)}, paths and symbols ${fmt(testRecall(rs, false, true).recall10)} (${testRecall(rs).n}), p50 ${median(rs.flatMap((r) => (r.relatedTests?.ms === undefined ? [] : [r.relatedTests.ms]))).toFixed(1)} ms`;
   for (const repo of repos) console.log(line(repo, results.filter((r) => r.repo === repo)));
   console.log(line("ALL", results));
 }

@@ -119,6 +119,9 @@ describe("related tests in Python, Rust and Go", () => {
       "rs/tests/syntax/source/Go/main.go": "package main\n\nfunc main() {}\n",
       "rs/src/macros/select.rs": "pub fn select_first(v: &[u8]) -> u8 { v[0] }\n",
       "rs/tests/macros_select.rs": "#[test]\nfn picks() { assert!(true); }\n",
+      "rs/src/sync/mpsc/mod.rs": "pub mod bounded;\n",
+      "rs/src/sync/mpsc/bounded.rs": "pub fn channel_of(n: usize) -> usize { n }\n",
+      "rs/tests/sync_mpsc.rs": "#[test]\nfn sends() { assert!(true); }\n",
       "c/src/main.c": "int main(void) { return 0; }\n",
       "c/tests/shtest": "#!/bin/sh\n./jq -n 1 >/dev/null\n",
       "c/tests/setup": "#!/bin/sh\nJQ=./jq\n",
@@ -163,6 +166,15 @@ describe("related tests in Python, Rust and Go", () => {
     const order = r.items.map((t) => t.path);
     assert.ok(!order.includes("rs/tests/syntax/source/Go/main.go"), order.join(", "));
     assert.ok(order.includes("rs/tests/integration.rs"), order.join(", "));
+  });
+
+  test("a flat test folder names a test after the folder module holding the file: tests/sync_mpsc.rs for src/sync/mpsc/{mod,bounded}.rs", async () => {
+    for (const changed of ["rs/src/sync/mpsc/mod.rs", "rs/src/sync/mpsc/bounded.rs"]) {
+      const r = await related([changed]);
+      const t = r.items.find((x) => x.path === "rs/tests/sync_mpsc.rs");
+      assert.ok(t?.reasons.includes("name-convention"), `${changed}: ${r.items.map((x) => x.path).join(", ")}`);
+      assert.ok(t.details.some((d) => /after sync\/mpsc/.test(d)), t.details.join("; "));
+    }
   });
 
   test("a flat test folder names a test after the module's folder and name: tests/macros_select.rs for src/macros/select.rs", async () => {

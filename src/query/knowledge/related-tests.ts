@@ -331,8 +331,9 @@ async function relateChangedPath(r: Relating, path: string): Promise<void> {
     for (const t of index.tests) {
       if (t.path === path) continue;
       const subject = moduleNameOf(testSubject(t.path), t.path);
-      if (namedAfterFolderAndModule(subject, path, name)) {
-        relate(r, t, "name-convention", `named ${subject}, after ${dirName(path).split("/").pop()}/${name}`, path);
+      const after = namedAfterFolderAndModule(subject, path, name);
+      if (after !== null) {
+        relate(r, t, "name-convention", `named ${subject}, after ${after}`, path);
         continue;
       }
       const near = nameNearness(subject, name);

@@ -64,14 +64,22 @@ export function nameNearness(testName: string, moduleName: string): "abbreviatio
 
 /**
  * A test named after the module's folder and name joined (`tests/macros_select.rs` for `src/macros/select.rs`,
- * `tests/task_local_set.rs` for `src/task/local.rs`): the flat test folders of Rust crates and C projects.
+ * `tests/task_local_set.rs` for `src/task/local.rs`), or after the folder module holding it and that folder's parent
+ * (`tests/sync_mpsc.rs` for `src/sync/mpsc/mod.rs` and `src/sync/mpsc/bounded.rs`): the flat test folders of Rust
+ * crates and C projects. Returns the pair it is named after (`macros/select`), or null.
  */
-export function namedAfterFolderAndModule(testName: string, modulePath: string, moduleName: string): boolean {
-  const folder = parentFolder(modulePath);
-  if (folder === "" || moduleName === "" || folder === moduleName) return false;
-  const want = [...wordsOf(folder), ...wordsOf(moduleName)];
+export function namedAfterFolderAndModule(testName: string, modulePath: string, moduleName: string): string | null {
+  const segs = dirName(modulePath).split("/").filter((s) => s !== "");
+  const folder = segs[segs.length - 1] ?? "";
+  const pairs: [string, string][] = [];
+  if (folder !== "" && moduleName !== "" && folder !== moduleName) pairs.push([folder, moduleName]);
+  if (segs.length >= 2) pairs.push([segs[segs.length - 2]!, folder]);
   const have = wordsOf(testName);
-  return have.length >= want.length && want.every((w, i) => have[i] === w);
+  for (const [outer, inner] of pairs) {
+    const want = [...wordsOf(outer), ...wordsOf(inner)];
+    if (have.length >= want.length && want.every((w, i) => have[i] === w)) return `${outer}/${inner}`;
+  }
+  return null;
 }
 
 /** `QuoteService.java` → `QuoteService`; `format.ts` → `format`. */
