@@ -68,3 +68,35 @@ describe("a test's evidence goes to the file it tests, along its own path", () =
     assert.equal(creditOf("packages/legacy/cache.js"), undefined);
   });
 });
+
+describe("copies of one document", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+  const manual = (v: string) => `# jq manual ${v}\n\nThe ltrimstr filter removes a prefix. ltrimstr on a non-string input returns the input unchanged.\n`;
+
+  before(async () => {
+    ({ ctx, close } = await indexed({
+      "docs/manual/manual.md": manual("dev"),
+      "docs/manual/v1.5/manual.md": manual("1.5"),
+      "docs/manual/v1.6/manual.md": manual("1.6"),
+      "README.md": "# jq\n\nltrimstr and friends: see the manual for ltrimstr.\n",
+      "doc/README-ja.md": "# jq\n\nltrimstr and friends: see the manual for ltrimstr.\n",
+      "src/builtin.c": "static jv f_ltrimstr(jv input, jv left) {\n  if (jv_get_kind(input) != JV_KIND_STRING) return input;\n  return jv_string_sized(jv_string_value(input), 0);\n}\n",
+    }));
+  });
+  after(async () => close());
+
+  test("another version or translation of a document ranked above loses most of its score; the first copy keeps its place", async () => {
+    const r = await rankedSearch(ctx, { query: "ltrimstr on a non-string input should return the input unchanged", strategy: "hybrid", maxResults: 10 });
+    const paths = r.items.map((i) => i.path);
+    const copyOf = (p: string) => r.items.find((i) => i.path === p)?.reasons.find((x) => x.part === "prior" && /another version or translation/.test(x.why));
+    const manuals = paths.filter((p) => p.startsWith("docs/"));
+    assert.equal(manuals.length, 3, paths.join(", "));
+    assert.equal(copyOf(manuals[0]!), undefined);
+    for (const m of manuals.slice(1)) assert.match(copyOf(m)?.why ?? "", new RegExp(`of ${manuals[0]}`), m);
+    const [first, second] = ["README.md", "doc/README-ja.md"].sort((x, y) => paths.indexOf(x) - paths.indexOf(y));
+    assert.equal(copyOf(first!), undefined);
+    if (second === "doc/README-ja.md") assert.ok(copyOf(second), paths.join(", "));
+    assert.ok(paths.indexOf("src/builtin.c") < paths.indexOf(manuals[1]!), paths.join(", "));
+  });
+});

@@ -116,6 +116,13 @@ export const HYBRID_WEIGHTS = {
    */
   boilerplatePrior: -2.0,
   /**
+   * Another version or translation of documentation ranked higher (`docs/v1.5/manual.yml` under
+   * `docs/manual.yml`, `README-ja.md` under `README.md`): it repeats what the agent already has, in a slot a
+   * different file could use. It loses this share of its score, of 1 at least (a fixed step left whole manuals in
+   * the top five).
+   */
+  copyShare: 0.6,
+  /**
    * A test that matches a behaviour question is evidence about the code it tests: that file (by the test naming
    * conventions) gets this share of the test's BM25 part, so the code under test outranks its test.
    */

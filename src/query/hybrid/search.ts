@@ -81,6 +81,26 @@ const MAX_PATH_MATCHES = 3;
 const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?)\//i;
 /** Anything under a documentation folder, its code too: snippets, examples and configuration of the docs. */
 const DOC_FOLDER = /(^|\/)(docs?|documentation)\//i;
+/** Folder segments naming a version (`v1.5`, `1.6`, `v2`) or a locale (`ja`, `zh-CN`, `pt_BR`). */
+const VERSION_SEGMENT = /^v?\d+(\.\d+)*(\.x)?$/i;
+const LOCALES = "ar|bg|bn|cs|da|de|el|es|fa|fi|fr|he|hi|hu|id|it|ja|ko|nl|no|pl|pt|ro|ru|sk|sv|th|tr|uk|vi|zh";
+const LOCALE_SEGMENT = new RegExp(`^(${LOCALES})([-_][a-z]{2,4})?$`, "i");
+/** A locale in a file name: `README-ja.md`, `README.zh-CN.md`, `guide_pt_BR.md`. */
+const LOCALE_SUFFIX = new RegExp(`[-_.](${LOCALES})([-_][a-z]{2,4})?(?=\\.[^.]+$)`, "i");
+
+/**
+ * What a documentation file is a copy of: its path with version and locale folders taken out (`docs/v1.5/manual.yml`
+ * → `docs/manual.yml`), or for a translation named by its locale (`doc/README-ja.md`) just the original's file
+ * name, wherever the original lives.
+ */
+export function docFamilyOf(path: string): { path: string; translationOf: string | null } {
+  const segs = path.split("/");
+  const name = segs.pop()!;
+  const original = name.replace(LOCALE_SUFFIX, "");
+  const dirs = segs.filter((s) => !VERSION_SEGMENT.test(s) && !LOCALE_SEGMENT.test(s));
+  return { path: [...dirs, original].join("/"), translationOf: original !== name ? original : null };
+}
+
 /** Type declarations beside an implementation (TypeScript's `.d.ts`/`.d.cts`/`.d.mts`, Python's stubs). */
 const DECLARATION_PATH = /\.d\.[cm]?ts$|\.pyi$/i;
 /** Issue and pull-request templates, and the project's contribution, conduct, security and release policies. */
@@ -192,7 +212,7 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
   const byScore = (x: { a: Acc; score: number }, y: { a: Acc; score: number }) => y.score - x.score || (x.a.path < y.a.path ? -1 : 1);
   const kept = [...accs.values()].filter((a) => a.file && isAllowed(ctx, a.file, includeGenerated) && pathFilter.matches(a.path));
   if (input.strategy !== "bm25") await frequencyLook(kept.map((a) => ({ a, score: scoreOf(a) })).sort(byScore).slice(0, W.frequencyPool).map((x) => x.a), chosen, reason, textOf);
-  const ranked = kept.map((a) => ({ a, score: scoreOf(a) })).sort(byScore);
+  const ranked = input.strategy === "bm25" ? kept.map((a) => ({ a, score: scoreOf(a) })).sort(byScore) : withoutCopies(kept, scoreOf, byScore, reason);
 
   const k = await knowledgeOf(ctx);
   const items: RankedHit[] = [];
@@ -410,6 +430,37 @@ function isCode(f: FileRow | null): boolean {
 /** Documentation, examples and tests: code written to show or exercise the program, not the program. */
 function isIllustration(path: string): boolean {
   return isTestPath(path) || isDocumentation(path) || EXAMPLE_PATH.test(path);
+}
+
+/**
+ * Documentation that is another version or translation of one ranked above it (its path the same once version and
+ * locale parts are taken out) loses copyShare of its score: the first of each family keeps its place.
+ */
+function withoutCopies(
+  kept: Acc[],
+  scoreOf: (a: Acc) => number,
+  byScore: (x: { a: Acc; score: number }, y: { a: Acc; score: number }) => number,
+  reason: ReasonFn,
+): { a: Acc; score: number }[] {
+  const sorted = kept.map((a) => ({ a, score: scoreOf(a) })).sort(byScore);
+  const byPath = new Map<string, string>();
+  const byName = new Map<string, string>();
+  let moved = false;
+  for (const x of sorted) {
+    if (x.a.file?.symbolStatus !== null && !isDocumentation(x.a.path)) continue;
+    const family = docFamilyOf(x.a.path);
+    const above = byPath.get(family.path) ?? (family.translationOf !== null ? byName.get(family.translationOf) : undefined);
+    if (above === undefined) {
+      byPath.set(family.path, x.a.path);
+      const name = family.path.slice(family.path.lastIndexOf("/") + 1);
+      if (!byName.has(name)) byName.set(name, x.a.path);
+      continue;
+    }
+    reason(x.a, "prior", -W.copyShare * Math.max(1, x.score), `another version or translation of ${above}, ranked above`);
+    x.score = scoreOf(x.a);
+    moved = true;
+  }
+  return moved ? sorted.sort(byScore) : sorted;
 }
 
 async function accFor(ctx: QueryContext, fileId: number, acc: AccFn): Promise<Acc | null> {
