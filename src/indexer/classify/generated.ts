@@ -28,7 +28,23 @@ const VENDORED_DIRS: ReadonlyMap<string, string> = new Map([
   ["bower_components", "bower_components"],
   ["jspm_packages", "jspm_packages"],
   ["Pods", "pods"], // CocoaPods; case-sensitive on purpose ("pods" is a common Kubernetes source folder)
+  // Python's vendoring habits: pip and setuptools `_vendor/`, botocore `vendored/`; `extern/` (astropy's ply and
+  // configobj, C++ submodules). `external/` is not among them: sympy keeps its own code there.
+  ["_vendor", "_vendor"],
+  ["vendored", "vendored"],
+  ["extern", "extern"],
+  ["3rdparty", "3rdparty"],
 ]);
+
+/**
+ * A Python package's bundled libraries under `<package>/packages/` (requests' `requests/packages/urllib3/`): at the
+ * root, `packages/` is a monorepo's own code, so only a nested one counts, and only for Python files.
+ */
+function pythonBundled(segs: string[], last: number): boolean {
+  if (!segs[last]!.endsWith(".py")) return false;
+  for (let i = 1; i + 1 < last; i++) if (segs[i] === "packages" && !MONOREPO_CONTAINER_DIRS.has(segs[i - 1]!)) return true;
+  return false;
+}
 
 /**
  * Build-output folders that are only trusted as such at a module root: as the first path segment
@@ -224,6 +240,7 @@ export function detectGenerated(path: string, content: string | null): Generated
     const v = VENDORED_DIRS.get(segs[i]!);
     if (v !== undefined) return { generated: true, vendored: true, reason: `vendored:${v}` };
   }
+  if (pythonBundled(segs, last)) return { generated: true, vendored: true, reason: "vendored:packages" };
 
   for (let i = 0; i < last; i++) {
     const seg = segs[i]!;
