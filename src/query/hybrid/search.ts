@@ -15,6 +15,7 @@ import { indexLines, lineOf } from "../snippets.js";
 import { frequencyScores, type WeightedTerm } from "./frequency.js";
 import { inverseDocumentFrequency } from "../../store/bm25f.js";
 import type { EvidenceDraft, Retrieval, Warning } from "../../core/evidence.js";
+import { docFamilyOf } from "./copies.js";
 
 /** `bm25`: the lexical baseline; `hybrid`: every signal but the embedding; `hybrid_semantic`: all of them. */
 export const STRATEGIES = ["bm25", "hybrid", "hybrid_semantic"] as const;
@@ -81,26 +82,6 @@ const MAX_PATH_MATCHES = 3;
 const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?)\//i;
 /** Anything under a documentation folder, its code too: snippets, examples and configuration of the docs. */
 const DOC_FOLDER = /(^|\/)(docs?|documentation)\//i;
-/** Folder segments naming a version (`v1.5`, `1.6`, `v2`) or a locale (`ja`, `zh-CN`, `pt_BR`). */
-const VERSION_SEGMENT = /^v?\d+(\.\d+)*(\.x)?$/i;
-const LOCALES = "ar|bg|bn|cs|da|de|el|es|fa|fi|fr|he|hi|hu|id|it|ja|ko|nl|no|pl|pt|ro|ru|sk|sv|th|tr|uk|vi|zh";
-const LOCALE_SEGMENT = new RegExp(`^(${LOCALES})([-_][a-z]{2,4})?$`, "i");
-/** A locale in a file name: `README-ja.md`, `README.zh-CN.md`, `guide_pt_BR.md`. */
-const LOCALE_SUFFIX = new RegExp(`[-_.](${LOCALES})([-_][a-z]{2,4})?(?=\\.[^.]+$)`, "i");
-
-/**
- * What a documentation file is a copy of: its path with version and locale folders taken out (`docs/v1.5/manual.yml`
- * → `docs/manual.yml`), or for a translation named by its locale (`doc/README-ja.md`) just the original's file
- * name, wherever the original lives.
- */
-export function docFamilyOf(path: string): { path: string; translationOf: string | null } {
-  const segs = path.split("/");
-  const name = segs.pop()!;
-  const original = name.replace(LOCALE_SUFFIX, "");
-  const dirs = segs.filter((s) => !VERSION_SEGMENT.test(s) && !LOCALE_SEGMENT.test(s));
-  return { path: [...dirs, original].join("/"), translationOf: original !== name ? original : null };
-}
-
 /** Type declarations beside an implementation (TypeScript's `.d.ts`/`.d.cts`/`.d.mts`, Python's stubs). */
 const DECLARATION_PATH = /\.d\.[cm]?ts$|\.pyi$/i;
 /** Issue and pull-request templates, and the project's contribution, conduct, security and release policies. */
