@@ -3,7 +3,7 @@
 export const SYMBOL_KINDS = ["class", "interface", "enum", "function", "method", "field", "constant", "type", "module"] as const;
 export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 
-export const REFERENCE_KINDS = ["call", "import", "type", "reference"] as const;
+export const REFERENCE_KINDS = ["call", "import", "type", "reference", "value"] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
 export const EXTRACTORS = ["tree-sitter", "lexical"] as const;

@@ -4,6 +4,7 @@ import { Language, Parser, Query, type Node } from "web-tree-sitter";
 import { extractLexical } from "./lexical.js";
 import { languageSpec, type LanguageSpec } from "./languages.js";
 import { qualify, type RawDefinition, type RawReference, type RawScope } from "./qualify.js";
+import { localValueUses, type ValueContext } from "./values.js";
 import { REFERENCE_KINDS, SYMBOL_KINDS, type Extraction, type ExtractedSymbol, type ReferenceKind, type SymbolKind } from "../../core/symbols.js";
 
 /** A file's parse is abandoned after this long; the file then gets lexical symbols and `status: timeout`. */
@@ -116,6 +117,17 @@ function cleanPackage(text: string): string {
   return text.replace(/^(package|namespace)\s+/, "").replace(/[;{\s]+$/g, "").replace(/\\/g, ".").trim();
 }
 
+/** A function scope, import or `global` declaration the query marked for telling value uses from locals. */
+function noteValueContext(context: ValueContext, capture: string, node: Node): void {
+  const range = { start: node.startIndex, end: node.endIndex };
+  if (capture === "value.scope") context.scopes.push({ ...range, nameStart: node.childForFieldName("name")?.startIndex ?? null });
+  else if (capture === "value.skip") context.skips.push(range);
+  else if (capture === "value.global") context.globals.push(range);
+  else if (capture === "value.bind") context.binds.add(node.startIndex);
+  else if (capture === "value.label") context.labels.add(node.startIndex);
+  else if (capture === "value.member") context.members.add(node.startIndex);
+}
+
 /**
  * Parses files with tree-sitter and runs each language's tags query. One instance per thread: it caches parsers,
  * grammars and compiled queries, loading a grammar only when its first file arrives.
@@ -190,8 +202,14 @@ export class SymbolExtractor {
     const defs = new Map<number, RawDefinition & { patternIndex: number }>();
     const scopes: RawScope[] = [];
     const refs = new Map<string, RawReference>();
+    const valueNodes: { start: number; name: string }[] = [];
+    const valueContext: ValueContext = { scopes: [], skips: [], globals: [], binds: new Set(), labels: new Set(), members: new Set() };
     let pkg: string | null = null;
     for (const match of query.matches(root, { matchLimit: QUERY_MATCH_LIMIT })) {
+      if (match.captures.length === 1 && match.captures[0]!.name.startsWith("value.")) {
+        noteValueContext(valueContext, match.captures[0]!.name, match.captures[0]!.node);
+        continue;
+      }
       let role: Node | null = null;
       let roleName = "";
       let nameNode: Node | null = null;
@@ -232,6 +250,7 @@ export class SymbolExtractor {
       } else {
         const kind = roleName.slice("reference.".length);
         const key = `${nameNode.startIndex}`;
+        if (kind === "value") valueNodes.push({ start: nameNode.startIndex, name });
         if (!REFERENCE_KIND_SET.has(kind) || refs.has(key)) continue;
         refs.set(key, {
           name,
@@ -243,7 +262,8 @@ export class SymbolExtractor {
       }
     }
     const defNames = new Set(defs.keys());
-    const references = [...refs.values()].filter((r) => !defNames.has(r.start));
+    const locals = valueNodes.length > 0 ? localValueUses(valueContext, valueNodes) : new Set<number>();
+    const references = [...refs.values()].filter((r) => !defNames.has(r.start) && !(locals.has(r.start) && r.kind !== "import"));
     const prefix = spec.qualifier === "path" ? modulePath(spec, path) : spec.qualifier === "package" ? pkg : null;
     return qualify([...defs.values()].sort((a, b) => a.start - b.start), scopes, references, prefix);
   }

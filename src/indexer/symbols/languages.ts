@@ -8,7 +8,10 @@
  *   @package                        the file's package / namespace name (Java, Kotlin, Scala, Go, C#, PHP)
  *   @scope + @scope.name            a container that qualifies names but is not a symbol (Rust impl, Swift extension)
  *   @container (inside a definition pattern) an explicit container name (Go method receivers)
+ *   @reference.value + @name        a name used as a value (argument, assignment, return, raise, except…), told from
+ *                                   locals by @value.scope, @value.bind, @value.label, @value.skip, @value.global (values.ts)
  */
+
 
 export type GrammarPackage = "@vscode/tree-sitter-wasm" | "tree-sitter-wasms";
 

@@ -75,3 +75,41 @@
 ; --- references: attribute accesses (after calls, so `a.b()` stays a call) -----------------------------------------
 
 (attribute attribute: (identifier) @name) @reference.reference
+
+; --- references: names used as values (arguments, assignments, returns, raise, except, isinstance tuples, receivers
+; of attribute chains: `run_command.params`). The most general pattern, so it comes last; locals, labels and import
+; names are told apart in code (values.ts).
+
+; Builtin types and the receiver names are left out: no repository defines them, and they are in every file.
+((identifier) @name @reference.value
+  (#not-any-of? @name "str" "int" "float" "bool" "bytes" "complex" "object" "list" "dict" "set" "tuple" "type" "self" "cls" "__name__" "__file__"))
+
+; What tells a value use from a local: function scopes (comprehensions are scopes of their own), imports, and
+; `global`/`nonlocal` declarations.
+[(function_definition) (lambda) (list_comprehension) (set_comprehension) (dictionary_comprehension) (generator_expression)] @value.scope
+[(import_statement) (import_from_statement) (future_import_statement)] @value.skip
+[(global_statement) (nonlocal_statement)] @value.global
+
+; Binding positions: inside a function, a name bound here is its local (assignment and loop targets, with/except
+; `as` targets, walrus, parameters, nested definitions, destructuring).
+(assignment left: (identifier) @value.bind)
+(augmented_assignment left: (identifier) @value.bind)
+(for_statement left: (identifier) @value.bind)
+(for_in_clause left: (identifier) @value.bind)
+; Destructuring targets only ever bind (`a, (b, c) = …`, `for k, v in …`, `case [x, y]:`).
+[(pattern_list (identifier) @value.bind) (tuple_pattern (identifier) @value.bind) (list_pattern (identifier) @value.bind)]
+(named_expression name: (identifier) @value.bind)
+(as_pattern alias: (as_pattern_target (identifier) @value.bind))
+(as_pattern alias: (as_pattern_target [(tuple (identifier) @value.bind) (list (identifier) @value.bind) (pattern_list (identifier) @value.bind)]))
+(parameters (identifier) @value.bind)
+(lambda_parameters (identifier) @value.bind)
+(default_parameter name: (identifier) @value.bind)
+(typed_parameter (identifier) @value.bind)
+(typed_default_parameter name: (identifier) @value.bind)
+(list_splat_pattern (identifier) @value.bind)
+(dictionary_splat_pattern (identifier) @value.bind)
+(function_definition name: (identifier) @value.bind)
+(class_definition name: (identifier) @value.bind)
+(keyword_argument name: (identifier) @value.label)
+; Member names (`a.b`, `a.b()`): another pattern's references, never a local's use.
+(attribute attribute: (identifier) @value.member)

@@ -1,0 +1,86 @@
+/**
+ * Names used as values: every identifier a tags query marks `@reference.value` (the languages list it as their most
+ * general pattern, after calls, types and member accesses), less the ones that are not uses of a definition
+ * elsewhere (the query marks scopes, bindings, labels, imports and `global` declarations with `@value.*`): names bound inside a function (parameters, assignments, loop and `with`/`except` targets, nested
+ * definitions: locals, as are their uses in that function and the functions nested in it), labels (`f(name=1)`),
+ * and names inside imports and `global` declarations. Scopes are syntactic; a name a function both binds and reads
+ * is local there, as Python's compiler decides.
+ */
+/** What the tags query marks for value uses besides the names: function scopes, imports, `global` declarations. */
+export interface ValueContext {
+  /** Function scopes (`@value.scope`): start, end and the start of the scope's own name (it belongs outside). */
+  scopes: { start: number; end: number; nameStart: number | null }[];
+  /** Ranges whose names are never value uses (`@value.skip`: imports). */
+  skips: { start: number; end: number }[];
+  /** `global x` / `nonlocal x` statements (`@value.global`): their range. */
+  globals: { start: number; end: number }[];
+  /** Names at a binding position (`@value.bind`: assignment targets, parameters, loop and `as` targets, nested definitions). */
+  binds: Set<number>;
+  /** Names that label rather than use (`@value.label`: `f(name=1)`). */
+  labels: Set<number>;
+  /** Member names (`@value.member`: `a.name`, `a.name()`): another pattern's references, never a local's use. */
+  members: Set<number>;
+}
+
+/** Per name, the function scopes around it, innermost first, from the scope ranges (no tree walk). */
+function scopesAround(starts: number[], scopes: ValueContext["scopes"]): number[][] {
+  const order = [...scopes.keys()].sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end);
+  const byName = [...starts.keys()].sort((a, b) => starts[a]! - starts[b]!);
+  const out: number[][] = starts.map(() => []);
+  const open: number[] = [];
+  let k = 0;
+  for (const i of byName) {
+    const at = starts[i]!;
+    while (k < order.length && scopes[order[k]!]!.start <= at) open.push(order[k++]!);
+    while (open.length > 0 && scopes[open[open.length - 1]!]!.end <= at) open.pop();
+    // Closed scopes may sit below an open one: keep only those containing the name.
+    out[i] = open.filter((s) => scopes[s]!.end > at && scopes[s]!.nameStart !== at).reverse();
+  }
+  return out;
+}
+
+function inside(ranges: { start: number; end: number }[], at: number): boolean {
+  return ranges.some((r) => r.start <= at && at < r.end);
+}
+
+/**
+ * Of the names captured as value uses (start offset and text), those that are not uses of a definition outside
+ * their function: their start offsets. Everything comes from the query as offsets and ranges: no tree walk.
+ */
+export function localValueUses(context: ValueContext, candidates: { start: number; name: string }[]): Set<number> {
+  const around = scopesAround(candidates.map((c) => c.start), context.scopes);
+  const locals = new Map<number, Set<string>>();
+  const declaredGlobal = new Map<number, Set<string>>();
+  const drop = new Set<number>();
+  const kept: { name: string; at: number; scopes: number[] }[] = [];
+  for (const [i, { start: at, name }] of candidates.entries()) {
+    if (context.members.has(at)) continue;
+    const scopes = around[i]!;
+    const scope = scopes[0];
+    if (context.labels.has(at) || inside(context.skips, at)) {
+      drop.add(at);
+      continue;
+    }
+    if (inside(context.globals, at)) {
+      drop.add(at);
+      if (scope !== undefined) (declaredGlobal.get(scope) ?? declaredGlobal.set(scope, new Set()).get(scope)!).add(name);
+      continue;
+    }
+    if (context.binds.has(at) && scope !== undefined && !declaredGlobal.get(scope)?.has(name)) {
+      drop.add(at);
+      (locals.get(scope) ?? locals.set(scope, new Set()).get(scope)!).add(name);
+      continue;
+    }
+    kept.push({ name, at, scopes });
+  }
+  for (const { name, at, scopes } of kept) {
+    for (const s of scopes) {
+      if (declaredGlobal.get(s)?.has(name)) break;
+      if (locals.get(s)?.has(name)) {
+        drop.add(at);
+        break;
+      }
+    }
+  }
+  return drop;
+}
