@@ -5,6 +5,12 @@ export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 
 export const REFERENCE_KINDS = ["call", "import", "type", "reference", "value"] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
+/**
+ * Languages whose tags queries capture names used as values (`value` references: arguments, assignments, returns…).
+ * Elsewhere references are calls, imports, types and member accesses, and a value use is found only as text.
+ * (test/references-values.test.ts keeps this list and the queries in step.)
+ */
+export const VALUE_REFERENCE_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx"]);
 
 export const EXTRACTORS = ["tree-sitter", "lexical"] as const;
 export type Extractor = (typeof EXTRACTORS)[number];

@@ -131,8 +131,10 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
     // Mentions in unparsed text come after syntactic references; read text for them only while room is left
     // (one more than the room, so a cut still reports `truncated`).
     const room = maxResults - hits.length;
-    const mentions = room >= 0 ? await lexicalMentions(ctx, name, paths, room + 1) : [];
-    if (room < 0) mentionsSkipped = true;
+    const covered = new Set(refs.map((r) => `${r.path}:${r.line}`));
+    const { mentions, cut } = room >= 0 ? await lexicalMentions(ctx, name, paths, room + 1, input.intent === "call_sites" ? null : covered) : { mentions: [], cut: false };
+    if (room < 0 || cut) mentionsSkipped = true;
+    if (cut) warnings.push({ code: "mentions_truncated", message: `the text search for '${name}' stopped after too many files; narrow with 'paths' or 'language'` });
     for (const m of mentions) {
       hits.push(m.hit);
       files.set(m.file.path, m.file);

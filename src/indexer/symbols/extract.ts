@@ -123,7 +123,7 @@ function noteValueContext(context: ValueContext, capture: string, node: Node): v
   if (capture === "value.scope") context.scopes.push({ ...range, nameStart: node.childForFieldName("name")?.startIndex ?? null });
   else if (capture === "value.skip") context.skips.push(range);
   else if (capture === "value.global") context.globals.push(range);
-  else if (capture === "value.bind") context.binds.add(node.startIndex);
+  else if (capture === "value.bind") context.binds.set(node.startIndex, node.text);
   else if (capture === "value.label") context.labels.add(node.startIndex);
   else if (capture === "value.member") context.members.add(node.startIndex);
 }
@@ -203,7 +203,7 @@ export class SymbolExtractor {
     const scopes: RawScope[] = [];
     const refs = new Map<string, RawReference>();
     const valueNodes: { start: number; name: string }[] = [];
-    const valueContext: ValueContext = { scopes: [], skips: [], globals: [], binds: new Set(), labels: new Set(), members: new Set() };
+    const valueContext: ValueContext = { scopes: [], skips: [], globals: [], binds: new Map(), labels: new Set(), members: new Set() };
     let pkg: string | null = null;
     for (const match of query.matches(root, { matchLimit: QUERY_MATCH_LIMIT })) {
       if (match.captures.length === 1 && match.captures[0]!.name.startsWith("value.")) {
@@ -251,7 +251,10 @@ export class SymbolExtractor {
         const kind = roleName.slice("reference.".length);
         const key = `${nameNode.startIndex}`;
         if (kind === "value") valueNodes.push({ start: nameNode.startIndex, name });
-        if (!REFERENCE_KIND_SET.has(kind) || refs.has(key)) continue;
+        // The first pattern to take a name wins, but a value use (the most general pattern) yields to any other kind
+        // that completes later on the same name (`const fs = require("fs")` is an import).
+        const taken = refs.get(key);
+        if (!REFERENCE_KIND_SET.has(kind) || (taken && (taken.kind !== "value" || kind === "value"))) continue;
         refs.set(key, {
           name,
           kind: kind as ReferenceKind,

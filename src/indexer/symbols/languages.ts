@@ -41,15 +41,27 @@ const VSCODE = "@vscode/tree-sitter-wasm" as const;
 const WASMS = "tree-sitter-wasms" as const;
 
 export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
-  typescript: { grammar: { package: VSCODE, file: "wasm/tree-sitter-typescript.wasm" }, query: "typescript.scm", qualifier: "none", visibility: "modifiers" },
-  tsx: {
-    grammar: { package: VSCODE, file: "wasm/tree-sitter-tsx.wasm" },
+  typescript: {
+    grammar: { package: VSCODE, file: "wasm/tree-sitter-typescript.wasm" },
     query: "typescript.scm",
-    extraQueries: ["jsx.scm"],
+    extraQueries: ["values-js.scm", "values-typescript.scm"],
     qualifier: "none",
     visibility: "modifiers",
   },
-  javascript: { grammar: { package: VSCODE, file: "wasm/tree-sitter-javascript.wasm" }, query: "javascript.scm", qualifier: "none", visibility: "none" },
+  tsx: {
+    grammar: { package: VSCODE, file: "wasm/tree-sitter-tsx.wasm" },
+    query: "typescript.scm",
+    extraQueries: ["jsx.scm", "values-js.scm", "values-typescript.scm", "values-jsx.scm"],
+    qualifier: "none",
+    visibility: "modifiers",
+  },
+  javascript: {
+    grammar: { package: VSCODE, file: "wasm/tree-sitter-javascript.wasm" },
+    query: "javascript.scm",
+    extraQueries: ["values-js.scm", "values-javascript.scm", "values-jsx.scm"],
+    qualifier: "none",
+    visibility: "none",
+  },
   python: {
     grammar: { package: VSCODE, file: "wasm/tree-sitter-python.wasm" },
     query: "python.scm",

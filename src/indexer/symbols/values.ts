@@ -14,8 +14,8 @@ export interface ValueContext {
   skips: { start: number; end: number }[];
   /** `global x` / `nonlocal x` statements (`@value.global`): their range. */
   globals: { start: number; end: number }[];
-  /** Names at a binding position (`@value.bind`: assignment targets, parameters, loop and `as` targets, nested definitions). */
-  binds: Set<number>;
+  /** Names at a binding position, by start (`@value.bind`: assignment targets, parameters, loop and `as` targets, nested definitions). */
+  binds: Map<number, string>;
   /** Names that label rather than use (`@value.label`: `f(name=1)`). */
   labels: Set<number>;
   /** Member names (`@value.member`: `a.name`, `a.name()`): another pattern's references, never a local's use. */
@@ -49,32 +49,31 @@ function inside(ranges: { start: number; end: number }[], at: number): boolean {
  */
 export function localValueUses(context: ValueContext, candidates: { start: number; name: string }[]): Set<number> {
   const around = scopesAround(candidates.map((c) => c.start), context.scopes);
-  const locals = new Map<number, Set<string>>();
   const declaredGlobal = new Map<number, Set<string>>();
   const drop = new Set<number>();
-  const kept: { name: string; at: number; scopes: number[] }[] = [];
+  // `global x` first: a binding of x in that function is then no local.
+  for (const [i, { start, name }] of candidates.entries()) {
+    if (!inside(context.globals, start)) continue;
+    drop.add(start);
+    const scope = around[i]![0];
+    if (scope !== undefined) (declaredGlobal.get(scope) ?? declaredGlobal.set(scope, new Set()).get(scope)!).add(name);
+  }
+  const binds = [...context.binds];
+  const bindScopes = scopesAround(binds.map(([start]) => start), context.scopes);
+  const locals = new Map<number, Set<string>>();
+  for (const [i, [start, name]] of binds.entries()) {
+    const scope = bindScopes[i]![0];
+    if (scope === undefined || declaredGlobal.get(scope)?.has(name)) continue;
+    drop.add(start);
+    (locals.get(scope) ?? locals.set(scope, new Set()).get(scope)!).add(name);
+  }
   for (const [i, { start: at, name }] of candidates.entries()) {
-    if (context.members.has(at)) continue;
-    const scopes = around[i]!;
-    const scope = scopes[0];
+    if (context.members.has(at) || drop.has(at)) continue;
     if (context.labels.has(at) || inside(context.skips, at)) {
       drop.add(at);
       continue;
     }
-    if (inside(context.globals, at)) {
-      drop.add(at);
-      if (scope !== undefined) (declaredGlobal.get(scope) ?? declaredGlobal.set(scope, new Set()).get(scope)!).add(name);
-      continue;
-    }
-    if (context.binds.has(at) && scope !== undefined && !declaredGlobal.get(scope)?.has(name)) {
-      drop.add(at);
-      (locals.get(scope) ?? locals.set(scope, new Set()).get(scope)!).add(name);
-      continue;
-    }
-    kept.push({ name, at, scopes });
-  }
-  for (const { name, at, scopes } of kept) {
-    for (const s of scopes) {
+    for (const s of around[i]!) {
       if (declaredGlobal.get(s)?.has(name)) break;
       if (locals.get(s)?.has(name)) {
         drop.add(at);
