@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { ChangeImpactBundle } from "../src/query/change-impact.js";
+import { defaultMeasure, fitBudget } from "../src/query/change-impact-budget.js";
 import { tokenCounter } from "../src/query/context-package/tokens.js";
 import { runCli } from "./helpers/cli.js";
 import { openHarness, type Harness } from "./helpers/harness.js";
@@ -161,6 +162,22 @@ describe("get_change_impact_context on the golden repository", () => {
     const error = tooSmall.data.error as { category: string; hint: string };
     assert.equal(error.category, "invalid_input");
     assert.match(error.hint, /raise budgetTokens to at least \d+/);
+  });
+
+  test("a tight budget drops a file's inventory (its fields) before any call site or related test", async () => {
+    const full = bundleOf(await h.call(TOOL, { candidatePaths: [SERVICE], symbols: ["QuoteService#quote"], changeType: "api_migration" })) as unknown as ChangeImpactBundle;
+    assert.ok(full.callSites.length > 0 && full.relatedTests.length > 0, "the test needs call sites and tests");
+    const fields = Array.from({ length: 40 }, (_, i) => ({ name: `field${i}`, kind: "field" as const, qualifiedName: `QuoteService#field${i}`, startLine: i + 1, endLine: i + 1, signature: `private final long field${i};`, visibility: "private" }));
+    const padded: ChangeImpactBundle = { ...full, directFiles: full.directFiles.map((d, i) => (i === 0 ? { ...d, symbols: [...d.symbols, ...fields] } : d)) };
+    const measure = defaultMeasure();
+    const budget = measure(padded) - 200;
+    const fit = fitBudget(padded, budget, measure);
+    assert.ok(measure(fit) <= budget);
+    assert.equal(fit.callSites.length, full.callSites.length, "every call site stays while fields can go");
+    assert.equal(fit.relatedTests.length, full.relatedTests.length);
+    const left = fit.directFiles[0]!.symbols.filter((x) => x.kind === "field").length;
+    assert.ok(left < fields.length, `${left} fields left`);
+    assert.ok(fit.coverage.truncated.some((t) => t.list.startsWith("directFiles[") && /budgetTokens/.test(t.reason)));
   });
 
   test("bad input is an invalid_input envelope; a path outside the repository is rejected", async () => {

@@ -8,7 +8,7 @@ export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 /**
  * Languages whose tags queries capture names used as values (`value` references: arguments, assignments, returns…).
  * Elsewhere references are calls, imports, types and member accesses, and a value use is found only as text.
- * (test/references-values.test.ts keeps this list and the queries in step.)
+ * (test/complete-evidence.test.ts keeps this list and the queries in step.)
  */
 export const VALUE_REFERENCE_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx"]);
 

@@ -27,28 +27,36 @@ function listsOf(b: ChangeImpactBundle): Lists {
 
 const field = (item: Item, key: string): unknown => (item as Record<string, unknown>)[key];
 
+/** Symbols that inventory a file (its `mod` lines, fields, constants): the agent reads them from the file itself. */
+const INVENTORY_KINDS = new Set(["module", "field", "constant"]);
+const byConfidence = (tier: string) => (i: Item) => field(i, "confidence") === tier;
+
 /**
- * Drop order: low- then medium-confidence evidence everywhere, then whole lists from their least useful end. Call
- * sites go last among the hints: the candidate files are the caller's own, their callers are what it cannot see.
+ * Drop order, explicit: inventories of the candidate files first (module lists, fields, constants), then
+ * low-confidence evidence, instruction files and the rest of the symbol lists, then medium-confidence hints, and
+ * last what decides the change: the tests that exercise it, then its call sites (the candidate files are the
+ * caller's own; their callers are what it cannot see). The fit drops the fewest items in this order, so nothing
+ * later in it goes while budget remains.
  */
 const TRIM_PLAN: { list: string; match?: (item: Item) => boolean }[] = [
-  ...(["low", "medium"] as const).flatMap((tier) =>
-    ["callSites", "riskHints", "relatedTests", "verifierHints"].map((list) => ({ list, match: (i: Item) => field(i, "confidence") === tier })),
-  ),
+  { list: "directFiles[", match: (i) => INVENTORY_KINDS.has(String(field(i, "kind"))) },
   { list: "ownerHints", match: (i) => field(i, "role") === "call_site" },
-  { list: "riskHints" },
+  ...["riskHints", "verifierHints", "relatedTests", "callSites"].map((list) => ({ list, match: byConfidence("low") })),
   { list: "instructions.files" },
-  { list: "verifierHints", match: (i) => field(i, "scope") === "single_test" || field(i, "scope") === "dependent_module" },
   { list: "directFiles[" },
-  { list: "relatedTests" },
-  { list: "callSites" },
+  ...["riskHints", "verifierHints"].map((list) => ({ list, match: byConfidence("medium") })),
+  { list: "riskHints" },
+  { list: "verifierHints", match: (i) => field(i, "scope") === "single_test" || field(i, "scope") === "dependent_module" },
+  ...["relatedTests", "callSites"].map((list) => ({ list, match: byConfidence("medium") })),
   { list: "ownerHints" },
   { list: "instructions.conflicts" },
   { list: "verifierHints" },
+  { list: "relatedTests" },
+  { list: "callSites" },
   { list: "instructions.commands" },
 ];
 
-function dropOrder(b: ChangeImpactBundle): Item[] {
+export function dropOrder(b: ChangeImpactBundle): Item[] {
   const order: Item[] = [];
   const taken = new Set<Item>();
   const lists = listsOf(b);

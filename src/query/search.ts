@@ -26,7 +26,6 @@ const FEW_CANDIDATES = 64;
 const READ_BUDGET_BYTES = 4 * 1024 * 1024;
 /** Without an indexable fragment the whole corpus would be scanned: stop after this many bytes. */
 const SCAN_BUDGET_BYTES = 256 * 1024 * 1024;
-const MAX_HITS_PER_FILE = 5;
 const MAX_MATCHES_COUNTED_PER_FILE = 1000;
 /** Longest literal or regular expression searched as written; hybrid mode ranks anything longer. */
 const MAX_EXACT_QUERY_CHARS = 4096;
@@ -69,6 +68,8 @@ export interface SearchResultGroup {
   scoreParts: ScoreParts;
   matchCount: number;
   hits: SearchHit[];
+  /** Matching lines of this file past `maxResults`, not shown (the answer says `truncated`). */
+  moreLines?: number;
   /** Ranked retrieval: every part of the score with its reason, and the file's module. */
   reasons?: ScoreReason[];
   module?: string | null;
@@ -120,26 +121,31 @@ function candidateFragments(input: SearchInput): string[] {
   return fragments;
 }
 
-function lexicalHits(content: string, idx: LineIndex, matches: Match[], matchType: MatchType): SearchHit[] {
+/** Hits for the distinct lines that match, up to `limit`; `lines` counts them all (matches counted per file are capped). */
+function lexicalHits(content: string, idx: LineIndex, matches: Match[], matchType: MatchType, limit: number): { hits: SearchHit[]; lines: number } {
   const hits: SearchHit[] = [];
   const seen = new Set<number>();
   for (const m of matches) {
     const line = lineOf(idx, m.index);
     if (seen.has(line)) continue;
     seen.add(line);
+    if (hits.length >= limit) continue;
     const span = contextSpan(idx, line);
     hits.push({ ...span, matchLine: line, column: m.index - idx.starts[line - 1]! + 1, snippet: snippetOf(content, idx, span.startLine, span.endLine), matchType });
-    if (hits.length >= MAX_HITS_PER_FILE) break;
   }
-  return hits;
+  return { hits, lines: seen.size };
 }
 
-/** Definition hits first: a lexical hit inside a definition's span becomes `lexical_and_symbol`. */
-function hitsFor(c: Candidate, lexicalType: MatchType): SearchHit[] {
-  if (c.content === null) return [];
+/**
+ * Definition hits first: a lexical hit inside a definition's span becomes `lexical_and_symbol`. Every matching line
+ * is a hit, up to `limit`; `lines` says how many there are in all, so a cut is never silent.
+ */
+function hitsFor(c: Candidate, lexicalType: MatchType, limit: number): { hits: SearchHit[]; lines: number } {
+  if (c.content === null) return { hits: [], lines: 0 };
   const idx = indexLines(c.content);
-  const lexical = lexicalHits(c.content, idx, c.matches, lexicalType);
+  const { hits: lexical, lines } = lexicalHits(c.content, idx, c.matches, lexicalType, limit + c.definitions.length);
   const defHits: SearchHit[] = [];
+  let apart = 0;
   for (const d of c.definitions) {
     const symbol = { kind: d.kind, qualifiedName: d.qualifiedName, signature: d.signature };
     const at = lexical.findIndex((h) => h.matchLine >= d.startLine && h.matchLine <= d.endLine);
@@ -149,9 +155,10 @@ function hitsFor(c: Candidate, lexicalType: MatchType): SearchHit[] {
     } else {
       const span = contextSpan(idx, d.startLine);
       defHits.push({ ...span, matchLine: d.startLine, column: d.startColumn, snippet: snippetOf(c.content, idx, span.startLine, span.endLine), matchType: "symbol_definition", symbol });
+      apart += 1;
     }
   }
-  return [...defHits, ...lexical].slice(0, MAX_HITS_PER_FILE);
+  return { hits: [...defHits, ...lexical].slice(0, limit), lines: lines + apart };
 }
 
 /**
@@ -302,7 +309,7 @@ async function verifyIndexedCandidates(s: ExactSearch): Promise<void> {
     bytesRead += cand.content.length;
     consider(s, cand.file, cand.content);
     const c = s.byPath.get(slim.path);
-    if (c) hitsInHand += Math.min(c.matches.length, MAX_HITS_PER_FILE);
+    if (c) hitsInHand += c.matches.length;
   }
 }
 
@@ -358,13 +365,13 @@ async function rankedGroups(s: ExactSearch): Promise<ExactGroups> {
       break;
     }
     c.content ??= await s.ctx.store.getContent(s.ctx.index.id, c.file.path);
-    const all = hitsFor(c, lexicalType);
     const room = s.maxResults - returnedHits;
-    if (all.length > room) droppedHits = true;
-    const hits = all.slice(0, room);
+    const { hits, lines } = hitsFor(c, lexicalType, room);
+    const more = Math.max(0, lines - hits.length);
+    if (more > 0) droppedHits = true;
     returnedHits += hits.length;
     const f = c.file;
-    items.push({ path: f.path, language: f.language, contentHash: f.contentHash, score: c.score, scoreParts: c.parts, matchCount: c.matches.length, hits });
+    items.push({ path: f.path, language: f.language, contentHash: f.contentHash, score: c.score, scoreParts: c.parts, matchCount: c.matches.length, hits, ...(more > 0 ? { moreLines: more } : {}) });
   }
   return { items, returnedHits, droppedHits };
 }

@@ -1,4 +1,5 @@
 import type { ReferenceKind, SymbolKind } from "../core/symbols.js";
+import { resolveDefinition } from "./resolve.js";
 import type { FileRow, ReferenceRow, SymbolRow } from "../store/store.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
 import { QueryError } from "../core/errors.js";
@@ -106,7 +107,8 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
 
   const named = await ctx.store.findSymbols(ctx.index.id, { name, ...base, limit: fetch });
   const defs = named.filter((s) => matchesQualifier(s, qualified) && (!input.kind || s.kind === input.kind) && allowed(s.file));
-  const distinct = [...new Set(defs.map((d) => d.qualifiedName))];
+  // Two files defining the same qualified name (JavaScript's module-less `paint` in lib/a.js and lib/b.js) are two definitions.
+  const distinct = [...new Set(defs.map((d) => `${d.path}#${d.qualifiedName}`))];
   const candidates: SymbolCandidate[] = defs.map((d) => ({ qualifiedName: d.qualifiedName, kind: d.kind, path: d.path, startLine: d.startLine }));
   const ambiguous = distinct.length > 1;
   if (ambiguous) {
@@ -124,9 +126,11 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
   } else {
     const kinds: ReferenceKind[] | undefined = input.intent === "call_sites" ? ["call"] : undefined;
     const refs = (await ctx.store.findReferences(ctx.index.id, { name, ...base, ...(kinds ? { kinds } : {}), limit: fetch })).filter((r) => allowed(r.file));
-    // Other definitions sharing the simple name make a name-only match less certain.
-    const sameNameElsewhere = named.length - defs.length;
-    hits = refs.map((r) => referenceHit(r, defs, sameNameElsewhere));
+    const resolved = await resolveReferences(ctx, refs, named, defs);
+    hits = resolved.hits;
+    if (resolved.keptApart > 0) {
+      warnings.push({ code: "references_kept_apart", message: `${resolved.keptApart} reference(s) resolve to another definition named '${name}' and are left out` });
+    }
     for (const r of refs) files.set(r.path, r.file);
     // Mentions in unparsed text come after syntactic references; read text for them only while room is left
     // (one more than the room, so a cut still reports `truncated`).
@@ -172,30 +176,50 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
   };
 }
 
-function referenceHit(r: ReferenceRow, defs: SymbolRow[], sameNameElsewhere: number): SymbolHit {
-  const sameFile = defs.some((d) => d.path === r.path);
-  let confidence: SymbolHit["confidence"] = r.confidence === "high" ? "high" : "medium";
-  let reason = `${r.kind} of '${r.name}'`;
-  if (sameNameElsewhere > 0 && !sameFile) {
-    confidence = "medium";
-    reason += `; ${sameNameElsewhere} other definition(s) share this name and the receiver type is not resolved`;
-  } else if (defs.length === 0) {
-    confidence = "low";
-    reason += "; no matching definition is indexed";
+/**
+ * References as hits, each resolved where the name is shared: a reference in a file defining the name, or importing
+ * it from the file of one definition, means that one (`confidence: high`, the reason says which); one resolved to a
+ * definition not asked for is kept apart (counted, left out); one the text does not resolve (a member access, an
+ * import from outside) is `medium` and says so. An unshared name keeps the extractor's confidence.
+ */
+async function resolveReferences(ctx: QueryContext, refs: ReferenceRow[], named: SymbolRow[], defs: SymbolRow[]): Promise<{ hits: SymbolHit[]; keptApart: number }> {
+  const shared = new Set(named.map((d) => `${d.path}#${d.qualifiedName}`)).size > 1;
+  const texts = new Map<string, string | null>();
+  const hits: SymbolHit[] = [];
+  let keptApart = 0;
+  for (const r of refs) {
+    const base = { path: r.path, startLine: r.line, endLine: r.line, column: r.column, matchType: "syntactic_reference" as const, contentHash: r.contentHash, language: r.language, kind: r.kind, enclosing: r.enclosing };
+    if (defs.length === 0) {
+      hits.push({ ...base, confidence: "low", reason: `${r.kind} of '${r.name}'; no matching definition is indexed` });
+      continue;
+    }
+    if (!shared) {
+      hits.push({ ...base, confidence: r.confidence === "high" ? "high" : "medium", reason: `${r.kind} of '${r.name}'` });
+      continue;
+    }
+    if (!texts.has(r.path)) texts.set(r.path, await ctx.store.getContent(ctx.index.id, r.path));
+    const text = texts.get(r.path)!;
+    const target = resolveDefinition(named, r.path, r.language, text, isMemberAt(text, r.line, r.column));
+    if (target && !defs.includes(target)) {
+      keptApart += 1;
+      continue;
+    }
+    hits.push(
+      target
+        ? { ...base, confidence: "high", reason: `${r.kind} of ${target.qualifiedName} (${target.path === r.path ? "defined in this file" : `imported from ${target.path}`})` }
+        : { ...base, confidence: "medium", reason: `${r.kind} of '${r.name}'; ${named.length} definitions share this name and this use does not say which (a member access or an outside import)` },
+    );
   }
-  return {
-    path: r.path,
-    startLine: r.line,
-    endLine: r.line,
-    column: r.column,
-    matchType: "syntactic_reference",
-    confidence,
-    contentHash: r.contentHash,
-    language: r.language,
-    kind: r.kind,
-    enclosing: r.enclosing,
-    reason,
-  };
+  return { hits, keptApart };
+}
+
+/** Whether the name at line:column (1-based) follows a `.`, `->` or `::`: a member whose receiver is not resolved. */
+function isMemberAt(text: string | null, line: number, column: number): boolean {
+  if (text === null) return false;
+  let at = 0;
+  for (let l = 1; l < line && at >= 0; l++) at = text.indexOf("\n", at) + 1;
+  const before = text.slice(Math.max(0, at + column - 3), at + column - 1);
+  return before.endsWith(".") || before.endsWith("->") || before.endsWith("::");
 }
 
 const MAX_SNIPPET_CHARS = 300;

@@ -151,3 +151,69 @@ describe("the languages said to have value references are the ones whose queries
     }
   });
 });
+
+describe("references of a shared name, resolved by the file's own definitions and imports", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+
+  before(async () => {
+    ({ ctx, close } = await indexed({
+      "pkg/__init__.py": "",
+      "pkg/a.py": "def render(x):\n    return x\n\ndef again():\n    return render(2)\n",
+      "pkg/b.py": "def render(x):\n    return -x\n",
+      "pkg/use.py": "from .a import render\n\nprint(render(1))\n",
+      "pkg/other.py": "from pkg.b import render\n\nprint(render(1))\n",
+      "pkg/member.py": "def go(view):\n    return view.render(1)\n",
+      "web/lib/a.js": "export function paint(x) { return x; }\n",
+      "web/lib/b.js": "export function paint(x) { return -x; }\n",
+      "web/app.js": 'import { paint } from "./lib/a";\npaint(1);\n',
+      "web/bare.js": "paint(2);\n",
+    }));
+  });
+  after(async () => close());
+
+  const lines = (items: { path: string; startLine: number; confidence: string }[]) => items.map((h) => `${h.path}:${h.startLine}:${h.confidence}`).sort();
+
+  test("a qualified name keeps the references resolved to it high and leaves the other definition's apart", async () => {
+    const r = await findSymbol(ctx, { symbol: "pkg.a.render", intent: "references", maxResults: 50 });
+    const refs = r.items.filter((h) => h.matchType === "syntactic_reference");
+    assert.deepEqual(lines(refs), ["pkg/a.py:5:high", "pkg/member.py:2:medium", "pkg/use.py:1:high", "pkg/use.py:3:high"]);
+    assert.ok(r.warnings.some((w) => w.code === "references_kept_apart" && /^2 reference/.test(w.message)), JSON.stringify(r.warnings));
+    assert.match(refs.find((h) => h.path === "pkg/use.py" && h.startLine === 3)!.reason, /pkg\.a\.render \(imported from pkg\/a\.py\)/);
+    assert.match(refs.find((h) => h.path === "pkg/member.py")!.reason, /does not say which/);
+  });
+
+  test("an unqualified shared name is ambiguous: each use says which definition it resolved to, an unresolved one is medium", async () => {
+    const r = await findSymbol(ctx, { symbol: "paint", intent: "references", maxResults: 50 });
+    assert.ok(r.stats.ambiguous);
+    const refs = r.items.filter((h) => h.matchType === "syntactic_reference");
+    assert.deepEqual(lines(refs), ["web/app.js:1:high", "web/app.js:2:high", "web/bare.js:1:medium"]);
+    assert.match(refs.find((h) => h.path === "web/app.js" && h.startLine === 2)!.reason, /paint \(imported from web\/lib\/a\.js\)/);
+  });
+});
+
+describe("lexical search shows every matching line of a file up to maxResults, and says when it cut", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+
+  before(async () => {
+    const body = Array.from({ length: 9 }, (_, i) => `const v${i} = retryBudget + ${i};`).join("\n");
+    ({ ctx, close } = await indexed({ "src/budget.js": `${body}\n`, "src/other.js": "export const x = retryBudget;\n" }));
+  });
+  after(async () => close());
+
+  test("nine lines in one file are nine hits; with room for five, the rest is counted and the answer is truncated", async () => {
+    const { searchCode } = await import("../src/query/search.js");
+    const all = await searchCode(ctx, { query: "retryBudget", mode: "lexical", maxResults: 20 });
+    const budget = all.items.find((g) => g.path === "src/budget.js")!;
+    assert.equal(budget.hits.length, 9);
+    assert.equal(budget.moreLines, undefined);
+    assert.equal(all.stats.truncated, false);
+    const cut = await searchCode(ctx, { query: "retryBudget", mode: "lexical", maxResults: 5 });
+    const first = cut.items[0]!;
+    assert.equal(first.path, "src/budget.js");
+    assert.equal(first.hits.length, 5);
+    assert.equal(first.moreLines, 4);
+    assert.equal(cut.stats.truncated, true);
+  });
+});

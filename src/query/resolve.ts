@@ -1,0 +1,121 @@
+/**
+ * Which of several same-named definitions a reference means, as far as a syntactic index can tell: the one in the
+ * referencing file itself, or the one its imports name (Python `from m import name` / `import m`, absolute or
+ * relative; JavaScript and TypeScript `import { name } from "./m"`, `import name from`, `require("./m")`). A member
+ * access (`obj.name`) or an import from outside the repository stays unresolved.
+ */
+import type { SymbolRow } from "../store/store.js";
+
+const PY_FROM = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)/gm;
+const PY_IMPORT = /^[ \t]*import[ \t]+([^\n#]+)/gm;
+const JS_IMPORT = /\bimport\s+(?:type\s+)?([\w$]+\s*,?\s*)?(\{[^}]*\}|\*\s+as\s+[\w$]+)?\s*(?:from\s*)?["']([^"']+)["']/g;
+const JS_REQUIRE = /(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*require\(\s*["']([^"']+)["']\s*\)/g;
+
+function dirOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+}
+
+function joinPath(dir: string, rel: string): string {
+  const out = dir === "" ? [] : dir.split("/");
+  for (const seg of rel.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") out.pop();
+    else out.push(seg);
+  }
+  return out.join("/");
+}
+
+/** The names an import list brings in under their own name (`a`, `b as c` → a; a star brings everything). */
+function importedNames(list: string): { names: Set<string>; star: boolean } {
+  const names = new Set<string>();
+  let star = false;
+  for (const raw of list.replace(/[(){}\n]/g, " ").split(",")) {
+    const part = raw.trim();
+    if (part === "*") star = true;
+    const m = /^(?:type\s+)?([\w$]+)(?:\s+as\s+[\w$]+)?$/.exec(part);
+    if (m) names.add(m[1]!);
+  }
+  return { names, star };
+}
+
+/** A Python module a file imports `name` from: a dotted path, absolute (`pkg.mod`) or resolved from a relative one. */
+function pythonSources(text: string, fromPath: string, name: string): { dotted: string[]; paths: string[] } {
+  const dotted: string[] = [];
+  const paths: string[] = [];
+  for (const m of text.matchAll(PY_FROM)) {
+    const { names, star } = importedNames(m[2]!);
+    // `from pkg import mod` names a module `mod` too.
+    if (!names.has(name) && !star) continue;
+    const mod = m[1]!;
+    const dots = /^\.*/.exec(mod)![0].length;
+    const rest = mod.slice(dots).replace(/\./g, "/");
+    if (dots === 0) dotted.push(mod, `${mod}.${name}`);
+    else {
+      let dir = dirOf(fromPath);
+      for (let i = 1; i < dots; i++) dir = dirOf(dir);
+      const base = joinPath(dir, rest);
+      paths.push(base, joinPath(base, name));
+    }
+  }
+  for (const m of text.matchAll(PY_IMPORT)) {
+    for (const part of m[1]!.split(",")) {
+      const mod = part.trim().split(/\s+as\s+/)[0]!.trim();
+      if (mod === name || mod.endsWith(`.${name}`)) dotted.push(mod);
+    }
+  }
+  return { dotted, paths };
+}
+
+/** Paths (without extension) a JavaScript or TypeScript file imports `name` from, relative specifiers only. */
+function jsSources(text: string, fromPath: string, name: string): string[] {
+  const out: string[] = [];
+  const add = (spec: string) => {
+    if (spec.startsWith(".")) out.push(joinPath(dirOf(fromPath), spec).replace(/\.(m|c)?[jt]sx?$/, ""));
+  };
+  for (const m of text.matchAll(JS_IMPORT)) {
+    const def = m[1]?.replace(/[\s,]/g, "");
+    const named = m[2] && m[2].startsWith("{") ? importedNames(m[2]).names : new Set<string>();
+    if (def === name || named.has(name) || (m[2]?.startsWith("*") ?? false)) add(m[3]!);
+  }
+  for (const m of text.matchAll(JS_REQUIRE)) {
+    const target = m[1]!;
+    if (target === name || (target.startsWith("{") && importedNames(target).names.has(name))) add(m[2]!);
+  }
+  return out;
+}
+
+function moduleOfPython(path: string): string {
+  return path.replace(/\.pyi?$/, "").replace(/\/__init__$/, "").replace(/\//g, ".");
+}
+
+function stem(path: string): string {
+  return path.replace(/\.(d\.)?(m|c)?[jt]sx?$/, "").replace(/\/index$/, "");
+}
+
+/**
+ * Of `defs` (same-named definitions), the one a reference in `fromPath` means: defined in that file, or imported
+ * from the file that defines it; null when the text does not say. `member`: the reference is `obj.name`, whose
+ * receiver no syntactic index resolves.
+ */
+export function resolveDefinition(defs: readonly SymbolRow[], fromPath: string, language: string | null, text: string | null, member: boolean): SymbolRow | null {
+  if (member) return null;
+  const local = defs.filter((d) => d.path === fromPath);
+  if (local.length === 1) return local[0]!;
+  if (text === null || local.length > 1) return null;
+  const name = defs[0]?.name ?? "";
+  let hits: SymbolRow[] = [];
+  if (language === "python") {
+    const { dotted, paths } = pythonSources(text, fromPath, name);
+    hits = defs.filter((d) => {
+      const mod = moduleOfPython(d.path);
+      const noExt = d.path.replace(/\.pyi?$/, "").replace(/\/__init__$/, "");
+      return dotted.some((m) => mod === m || mod.endsWith(`.${m}`)) || paths.includes(noExt);
+    });
+  } else if (language === "javascript" || language === "typescript" || language === "tsx") {
+    const sources = jsSources(text, fromPath, name);
+    hits = defs.filter((d) => sources.includes(stem(d.path)) || sources.includes(d.path.replace(/\.(m|c)?[jt]sx?$/, "")));
+  }
+  const files = new Set(hits.map((h) => h.path));
+  return files.size === 1 ? hits[0]! : null;
+}
