@@ -217,3 +217,25 @@ describe("lexical search shows every matching line of a file up to maxResults, a
     assert.equal(cut.stats.truncated, true);
   });
 });
+
+describe("risk hints: one per thing per category", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+
+  before(async () => {
+    ({ ctx, close } = await indexed({ "app/store.py": 'def drop_all(db): return db.execute("DROP TABLE orders")\n' }));
+  });
+  after(async () => close());
+
+  test("a deletion function and its SQL on one line make one hint that names both rules", async () => {
+    const { riskHintsFor, riskMap } = await import("../src/query/knowledge/risk-map.js");
+    const { hints } = await riskHintsFor(ctx, ["app/store.py"]);
+    const deletion = hints.filter((h) => h.category === "data_deletion");
+    assert.equal(deletion.length, 1, JSON.stringify(deletion));
+    assert.equal(deletion[0]!.rule, "sql-drop");
+    assert.match(deletion[0]!.reason, /also rule deletion-function/);
+    const map = await riskMap(ctx);
+    const cat = map.map.categories.find((c) => c.category === "data_deletion")!;
+    assert.equal(cat.hints.filter((h) => h.path === "app/store.py" && h.startLine === 1).length, 1);
+  });
+});

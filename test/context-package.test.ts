@@ -90,6 +90,19 @@ describe("build_context_package on the golden repository", () => {
     await h.close();
   });
 
+  test("return: rendered gives data.rendered alone, within budgetTokens; the full answer says what comes on top", async () => {
+    const args = { purpose: "editing", goal: "Reject quotes for more than 1000 units in QuoteService#quote", symbols: ["QuoteService#quote"], contract: CONTRACT, budgetTokens: 3000 };
+    const full = await h.call("build_context_package", args);
+    const alone = await h.call("build_context_package", { ...args, return: "rendered" });
+    assert.equal(alone.ok, true, JSON.stringify(alone.data));
+    assert.deepEqual(Object.keys(alone.data), ["rendered"]);
+    const prompt = (alone.data.rendered as { prompt: string }).prompt;
+    // The same package but for its id (each build is a new package).
+    assert.equal(prompt.replace(/ctx_[\w-]+/g, "ctx"), (full.data.rendered as { prompt: string }).prompt.replace(/ctx_[\w-]+/g, "ctx"));
+    assert.ok(count(prompt) <= 3000, `${count(prompt)} tokens`);
+    assert.ok(count(JSON.stringify(alone.data)) < count(JSON.stringify(full.data)) / 1.5, "blocks, manifest and quality were most of the full answer");
+  });
+
   test("an editing package holds the target span with its header and helper, call sites, the test and the verifier", async () => {
     const { env, pkg, text } = await build({
       purpose: "editing",

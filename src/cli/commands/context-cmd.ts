@@ -117,9 +117,11 @@ export async function printContext(
   err: NodeJS.WritableStream,
 ): Promise<void> {
   const data = env.data;
-  if (o.manifestOut) await writeFile(o.manifestOut, `${JSON.stringify(data.manifest, null, 2)}\n`);
   const prompt = "prompt" in data.rendered ? data.rendered.prompt : undefined;
   out.write(typeof prompt === "string" ? `${prompt}\n` : `${JSON.stringify(data.rendered, null, 2)}\n`);
+  // The CLI asks for the full answer; `return: "rendered"` (rendered alone) is for clients that want only the text.
+  if (!data.package || !data.manifest || !data.quality) return;
+  if (o.manifestOut) await writeFile(o.manifestOut, `${JSON.stringify(data.manifest, null, 2)}\n`);
   const p = data.package;
   err.write(`package ${p.packageId}: ${p.budget.usedTokens}/${p.budget.maxTokens} tokens, ${p.omitted.length} block(s) left out for budget\n`);
   if (!data.quality.accepted) for (const r of data.quality.reasons) err.write(`quality: rejected: ${r.code}: ${r.message}\n`);

@@ -49,7 +49,16 @@ export const buildContextPackageSchema = z.strictObject({
     .describe("The task contract: allowed and forbidden paths, actions, required checks, acceptance criteria, diff limits"),
   diff: z.string().min(1).max(MAX_DIFF_CHARS).optional().describe("Unified diff (git diff) under review: required for judging, verification_repair and pr_summary"),
   verifierOutput: z.string().min(1).max(MAX_LOG_CHARS).optional().describe("The failing verifier's output: required for verification_repair"),
-  budgetTokens: z.number().int().min(MIN_BUDGET_TOKENS).max(MAX_BUDGET_TOKENS).describe("Token budget of the rendered package (counted with the tokenizer)"),
+  budgetTokens: z
+    .number()
+    .int()
+    .min(MIN_BUDGET_TOKENS)
+    .max(MAX_BUDGET_TOKENS)
+    .describe("Token budget of data.rendered (counted with the tokenizer); package, manifest and quality come on top unless return is 'rendered'"),
+  return: z
+    .enum(["full", "rendered"])
+    .default("full")
+    .describe("full: rendered plus the package's blocks, manifest and quality; rendered: data.rendered alone, within budgetTokens"),
   target: z.enum(RENDER_TARGETS).default("local").describe("Message shape of data.rendered: openai, anthropic, gemini or local (one prompt)"),
   tokenizer: z.enum(TOKENIZERS).default("o200k_base").describe("Encoding the budget is counted in"),
   maxFiles: z.number().int().min(1).max(MAX_FILES).default(DEFAULT_MAX_FILES).describe("Files per list (candidates, call sites)"),
@@ -67,7 +76,7 @@ export async function contextPackageOutput(args: BuildContextPackageArgs, ctx: Q
     { ...args, task: loaded?.result.items[0] ?? null },
   );
   return {
-    data: { package: built.package, rendered: built.rendered, manifest: built.manifest, quality: built.quality },
+    data: args.return === "rendered" ? { rendered: built.rendered } : { package: built.package, rendered: built.rendered, manifest: built.manifest, quality: built.quality },
     evidence: built.evidence,
     labels: new Map(),
     warnings: [...(loaded?.warnings ?? []), ...built.warnings],

@@ -117,6 +117,21 @@ function hintOrder(a: RiskHint, b: RiskHint): number {
 }
 
 /**
+ * One hint per thing per category: two rules that see the same line (a route found as an entrypoint and by its
+ * decorator) make one hint, the more confident one, whose reason names the other rules too.
+ */
+function onePerThing(hints: RiskHint[]): RiskHint[] {
+  const kept = new Map<string, RiskHint>();
+  for (const h of [...hints].sort(hintOrder)) {
+    const key = `${h.category}\u0000${h.path}\u0000${h.startLine}`;
+    const first = kept.get(key);
+    if (!first) kept.set(key, { ...h });
+    else if (first.rule !== h.rule && !first.reason.includes(`rule ${h.rule}`)) first.reason += `; also rule ${h.rule}`;
+  }
+  return [...kept.values()].sort(hintOrder);
+}
+
+/**
  * Where a change needs more care: public API surfaces, generated code, migrations, security and auth, billing,
  * data deletion and concurrency. Every hint names the rule that made it and the lines it saw; heuristics, bounded
  * per rule, never a verdict.
@@ -185,8 +200,9 @@ export async function riskMap(ctx: QueryContext): Promise<{ map: RiskMap; eviden
     }
   }
 
+  const distinct = onePerThing(hints);
   const categories = RISK_CATEGORIES.map((category) => {
-    const all = hints.filter((h) => h.category === category).sort(hintOrder);
+    const all = distinct.filter((h) => h.category === category);
     return { category, total: all.length, truncated: all.length > MAX_HINTS_PER_CATEGORY, hints: all.slice(0, MAX_HINTS_PER_CATEGORY) };
   });
   const labels = new Map<string, LabelInput>();
@@ -255,8 +271,9 @@ export async function riskHintsFor(ctx: QueryContext, paths: Iterable<string>): 
         add({ category: r.category, rule: r.id, reason: `${r.reason}${more}`, startLine: lines[0]!, endLine: lines[0]!, confidence: r.confidence });
       }
     }
-    if (hints.length > MAX_HINTS_PER_FILE) truncated = true;
-    out.push(...hints.sort(hintOrder).slice(0, MAX_HINTS_PER_FILE));
+    const distinct = onePerThing(hints);
+    if (distinct.length > MAX_HINTS_PER_FILE) truncated = true;
+    out.push(...distinct.slice(0, MAX_HINTS_PER_FILE));
   }
   return { hints: out.sort(hintOrder), truncated };
 }
