@@ -239,3 +239,28 @@ describe("risk hints: one per thing per category", () => {
     assert.equal(cat.hints.filter((h) => h.path === "app/store.py" && h.startLine === 1).length, 1);
   });
 });
+
+describe("heuristics read code, not its comments and docstrings", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+
+  before(async () => {
+    ({ ctx, close } = await indexed({
+      "app/views.py":
+        'def make_app():\n    """Build the app.\n\n    Example::\n\n        @app.route("/hello")\n        def hello(): ...\n    """\n    # db.execute("DROP TABLE users")  -- old cleanup\n    return 1\n\n@app.route("/real")\ndef real():\n    return "ok"\n',
+      "web/server.js": '/*\n * app.get("/doc", handler) shows how to add a route\n */\n// app.get("/old", handler);\napp.get("/live", handler);\n',
+    }));
+  });
+  after(async () => close());
+
+  test("a route in a docstring or a comment is no entrypoint; the real ones are", async () => {
+    const { findEntrypoints } = await import("../src/query/knowledge/entrypoints.js");
+    const { knowledgeOf } = await import("../src/query/knowledge/load.js");
+    const { items } = await findEntrypoints(ctx, await knowledgeOf(ctx));
+    const routes = items.filter((e) => e.type === "http-route").map((e) => `${e.path}:${e.startLine}`).sort();
+    assert.deepEqual(routes, ["app/views.py:12", "web/server.js:5"]);
+    const { riskHintsFor } = await import("../src/query/knowledge/risk-map.js");
+    const { hints } = await riskHintsFor(ctx, ["app/views.py"]);
+    assert.ok(!hints.some((h) => h.category === "data_deletion"), JSON.stringify(hints));
+  });
+});

@@ -1,9 +1,11 @@
 import type { FileRow } from "../../store/store.js";
 import type { QueryContext } from "../context.js";
+import { proseLines } from "./prose.js";
 
 /**
  * A heuristic found in file text: a literal fragment the trigram index narrows candidates with (case-insensitive,
- * at least three characters), and the line pattern that confirms a hit on the text itself.
+ * at least three characters), and the line pattern that confirms a hit on the code's lines (comments and
+ * docstrings are skipped: prose.ts).
  */
 export interface ContentRule {
   id: string;
@@ -54,7 +56,10 @@ export async function scanContentRule(
     const lines: number[] = [];
     let matched = 0;
     const text = cand.content.split("\n");
+    // Comments and docstrings describe code; a rule reads the code itself.
+    const prose = proseLines(f.path, text);
     for (let i = 0; i < text.length; i++) {
+      if (prose[i]) continue;
       rule.line.lastIndex = 0;
       if (!rule.line.test(text[i]!)) continue;
       matched += 1;

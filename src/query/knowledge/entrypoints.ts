@@ -44,7 +44,8 @@ export async function findEntrypoints(ctx: QueryContext, k: Knowledge): Promise<
   }
   const seen = new Set<string>();
   const unique = items.filter((e) => {
-    const key = `${e.type}\0${e.path}\0${e.name}`;
+    // Two idioms matching one line (`@app.route` is also a blueprint-style route) are one entrypoint.
+    const key = `${e.type}\0${e.path}\0${e.startLine ?? e.name}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -4,6 +4,7 @@ import type { FileRow } from "../../store/store.js";
 import { labelInputOf, type QueryContext } from "../context.js";
 import { scanContentRule, type ContentRule } from "./content-rules.js";
 import { findEntrypoints } from "./entrypoints.js";
+import { proseLines } from "./prose.js";
 import { knowledgeOf } from "./load.js";
 import type { EvidenceDraft } from "../../core/evidence.js";
 
@@ -260,9 +261,11 @@ export async function riskHintsFor(ctx: QueryContext, paths: Iterable<string>): 
     }
     if (!isDocPath(f.path) && !f.isSecretSuspect) {
       const text = (await ctx.store.getContent(ctx.index.id, f.path))?.split("\n") ?? [];
+      const prose = proseLines(f.path, text);
       for (const r of CONTENT_RULES) {
         if (r.path && !r.path.test(f.path)) continue;
         const lines = text.flatMap((l, i) => {
+          if (prose[i]) return [];
           r.line.lastIndex = 0;
           return r.line.test(l) ? [i + 1] : [];
         });
