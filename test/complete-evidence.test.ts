@@ -264,3 +264,30 @@ describe("heuristics read code, not its comments and docstrings", () => {
     assert.ok(!hints.some((h) => h.category === "data_deletion"), JSON.stringify(hints));
   });
 });
+
+describe("risk hints for running programs, deserializing, SQL from strings and signing secrets", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+
+  before(async () => {
+    ({ ctx, close } = await indexed({
+      "tool/run.py":
+        'import pickle, shutil, subprocess\n\ndef run(cmd, blob, db, name):\n    subprocess.run(cmd, shell=True)\n    data = pickle.loads(blob)\n    db.execute(f"SELECT * FROM users WHERE name = \'{name}\'")\n    shutil.rmtree("/tmp/x")\n    # subprocess.run(["old"])\n    return data\n',
+      "web/sessions.py": "from itsdangerous import URLSafeTimedSerializer\n\ndef serializer(app):\n    return URLSafeTimedSerializer(app.secret_key)\n",
+      "cli/src/pager.rs": 'use std::process::Command;\n\npub fn page() {\n    let _ = Command::new("less").spawn();\n}\n',
+      "srv/exec.go": 'package srv\n\nimport "os/exec"\n\nfunc Run() error { return exec.Command("ls").Run() }\n',
+    }));
+  });
+  after(async () => close());
+
+  test("each is a hint of its category at the line that does it; a comment is none", async () => {
+    const { riskHintsFor } = await import("../src/query/knowledge/risk-map.js");
+    const { hints } = await riskHintsFor(ctx, ["tool/run.py", "web/sessions.py", "cli/src/pager.rs", "srv/exec.go"]);
+    const at = (category: string) => hints.filter((h) => h.category === category).map((h) => `${h.path}:${h.startLine}:${h.rule}`).sort();
+    assert.deepEqual(at("process_execution"), ["cli/src/pager.rs:4:rust-command", "srv/exec.go:5:go-exec-command", "tool/run.py:4:python-subprocess"]);
+    assert.deepEqual(at("deserialization"), ["tool/run.py:5:python-pickle"]);
+    assert.deepEqual(at("sql_from_strings"), ["tool/run.py:6:sql-string-built"]);
+    assert.ok(at("data_deletion").includes("tool/run.py:7:python-file-delete"), at("data_deletion").join(", "));
+    assert.deepEqual(at("crypto_secrets"), ["web/sessions.py:1:itsdangerous-signing", "web/sessions.py:4:session-secret"]);
+  });
+});

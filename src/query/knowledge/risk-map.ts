@@ -17,6 +17,10 @@ export const RISK_CATEGORIES = [
   "billing_pricing",
   "data_deletion",
   "concurrency",
+  "process_execution",
+  "deserialization",
+  "sql_from_strings",
+  "crypto_secrets",
 ] as const;
 export type RiskCategory = (typeof RISK_CATEGORIES)[number];
 export type HintConfidence = "high" | "medium" | "low";
@@ -108,6 +112,36 @@ const CONTENT_RULES: CategorizedContentRule[] = [
   { id: "sql-drop", category: "data_deletion", confidence: "high", reason: "SQL DROP/TRUNCATE", fragment: "drop table", line: /\b(DROP\s+(TABLE|DATABASE|SCHEMA)|TRUNCATE\s+TABLE)\b/i },
   { id: "bulk-delete-call", category: "data_deletion", confidence: "medium", reason: "bulk delete through a repository or ORM", fragment: "deleteAll", line: /\.deleteAll(ById|InBatch)?\(|\.delete_all\(|\.destroy_all\b/, path: SOURCE },
   { id: "rm-rf", category: "data_deletion", confidence: "medium", reason: "recursive forced delete in a script", fragment: "rm -", line: /\brm\s+-(rf|fr|r\s+-f)\b/, path: /\.(sh|bash|zsh|mk)$|(^|\/)(Makefile|Dockerfile)$/ },
+  // Files deleted by code (data_deletion too): what a change to it can destroy on disk.
+  { id: "python-file-delete", category: "data_deletion", confidence: "medium", reason: "deletes files or trees", fragment: "os.", line: /\bshutil\.rmtree\(|\bos\.(remove|unlink|rmdir|removedirs)\(/, path: /\.py$/ },
+  { id: "node-file-delete", category: "data_deletion", confidence: "medium", reason: "deletes files or trees", fragment: "fs.", line: /\bfs(\.promises)?\.(rm|rmSync|unlink|unlinkSync|rmdir|rmdirSync)\(/, path: /\.[cm]?[jt]sx?$/ },
+  { id: "rust-file-delete", category: "data_deletion", confidence: "medium", reason: "deletes files or trees", fragment: "remove_", line: /\bfs::remove_(file|dir|dir_all)\(/, path: /\.rs$/ },
+  { id: "go-file-delete", category: "data_deletion", confidence: "medium", reason: "deletes files or trees", fragment: "os.Remove", line: /\bos\.Remove(All)?\(/, path: /\.go$/ },
+  // Running other programs: arguments built from input become command injection.
+  { id: "python-subprocess", category: "process_execution", confidence: "high", reason: "runs another program", fragment: "subprocess", line: /\bsubprocess\.(run|Popen|call|check_call|check_output|getoutput|getstatusoutput)\(/, path: /\.py$/ },
+  { id: "python-os-exec", category: "process_execution", confidence: "high", reason: "runs a shell command or another program", fragment: "os.", line: /\bos\.(system|popen|exec[lv]p?e?|spawn[lv]p?e?)\(/, path: /\.py$/ },
+  { id: "node-child-process", category: "process_execution", confidence: "high", reason: "uses child_process to run programs", fragment: "child_process", line: /["'](node:)?child_process["']/, path: /\.[cm]?[jt]sx?$/ },
+  { id: "rust-command", category: "process_execution", confidence: "high", reason: "runs another program", fragment: "Command::new", line: /\bCommand::new\(/, path: /\.rs$/ },
+  { id: "go-exec-command", category: "process_execution", confidence: "high", reason: "runs another program", fragment: "exec.Command", line: /\bexec\.Command(Context)?\(/, path: /\.go$/ },
+  { id: "jvm-runtime-exec", category: "process_execution", confidence: "high", reason: "runs another program", fragment: "getRuntime", line: /\bRuntime\.getRuntime\(\)\.exec\(/, path: /\.(java|kt|scala|groovy)$/ },
+  { id: "jvm-process-builder", category: "process_execution", confidence: "high", reason: "runs another program", fragment: "ProcessBuilder", line: /\bnew ProcessBuilder\(|\bProcessBuilder\(/, path: /\.(java|kt|scala|groovy)$/ },
+  { id: "c-system", category: "process_execution", confidence: "medium", reason: "runs a shell command", fragment: "system", line: /(^|[^\w.>])system\s*\(/, path: /\.(c|cc|cpp|cxx)$/ },
+  { id: "c-exec", category: "process_execution", confidence: "medium", reason: "replaces the process with another program", fragment: "exec", line: /(^|[^\w.>])exec(v|vp|ve|l|lp|le)\s*\(/, path: /\.(c|cc|cpp|cxx)$/ },
+  { id: "c-popen", category: "process_execution", confidence: "medium", reason: "runs a shell command through a pipe", fragment: "popen", line: /(^|[^\w.>])popen\s*\(/, path: /\.(c|cc|cpp|cxx)$/ },
+  // Turning untrusted bytes into objects.
+  { id: "python-pickle", category: "deserialization", confidence: "high", reason: "unpickles data: code runs while loading", fragment: "load", line: /\b(c?[Pp]ickle|dill|joblib|marshal)\.loads?\(/, path: /\.py$/ },
+  { id: "python-yaml-load", category: "deserialization", confidence: "medium", reason: "yaml.load without the safe loader", fragment: "yaml.", line: /\byaml\.(unsafe_load|load)\((?![^)]*Safe)/, path: /\.py$/ },
+  { id: "jvm-object-stream", category: "deserialization", confidence: "high", reason: "Java object deserialization", fragment: "ObjectInputStream", line: /\bObjectInputStream\b/, path: /\.(java|kt|scala|groovy)$/ },
+  { id: "ruby-marshal", category: "deserialization", confidence: "high", reason: "Marshal.load of data", fragment: "Marshal.load", line: /\bMarshal\.load\(/, path: /\.rb$/ },
+  { id: "php-unserialize", category: "deserialization", confidence: "high", reason: "unserialize of data", fragment: "unserialize", line: /\bunserialize\(/, path: /\.php$/ },
+  // SQL put together from strings: injection if any part comes from input.
+  { id: "sql-string-built", category: "sql_from_strings", confidence: "medium", reason: "SQL built with formatting or concatenation", fragment: "execute", line: /\.(execute|executemany|executescript|raw)\(\s*(f["']|["'][^"'\n]*["']\s*(%|\+|\.format\())/, path: /\.(py|rb|php|[cm]?[jt]sx?)$/ },
+  { id: "jdbc-string-built", category: "sql_from_strings", confidence: "medium", reason: "SQL built by concatenation", fragment: "execute", line: /\.(executeQuery|executeUpdate|execute|prepareStatement)\(\s*"[^"\n]*"\s*\+/, path: /\.(java|kt|scala|groovy)$/ },
+  // Signing and the secrets sessions and tokens are signed with.
+  { id: "session-secret", category: "crypto_secrets", confidence: "medium", reason: "a signing secret (sessions, tokens)", fragment: "secret", line: /\b(SECRET_KEY|secret_key|session_secret|SESSION_SECRET|JWT_SECRET|jwt_secret|signing_key|SIGNING_KEY)\b/, path: SOURCE },
+  { id: "itsdangerous-signing", category: "crypto_secrets", confidence: "high", reason: "signs data with itsdangerous", fragment: "itsdangerous", line: /\bitsdangerous\b/, path: /\.py$/ },
+  { id: "hmac-signing", category: "crypto_secrets", confidence: "high", reason: "HMAC signing or verification", fragment: "hmac", line: /\bhmac\.(new|compare_digest|digest)\(|\bcreateHmac\(|\bHmac(Sha\d+)?\b|\bMac\.getInstance\(/, path: SOURCE },
+  { id: "jwt-signing", category: "crypto_secrets", confidence: "high", reason: "signs or verifies JSON web tokens", fragment: "jwt", line: /\bjwt\.(encode|decode|sign|verify)\(/, path: SOURCE },
   { id: "kernel-export", category: "public_api", confidence: "medium", reason: "symbol exported to loadable modules", fragment: "EXPORT_SYMBOL", line: /^\s*EXPORT_SYMBOL(_GPL|_NS|_NS_GPL)?\(/, path: /\.c$/ },
   { id: "spring-security", category: "security_config", confidence: "high", reason: "security framework configuration", fragment: "Security", line: /@Enable(Web|GlobalMethod|Method|WebFlux)Security\b/, path: /\.(java|kt)$/ },
   { id: "method-authorization", category: "auth_boundary", confidence: "high", reason: "method-level authorization annotation", fragment: "@", line: /@(PreAuthorize|PostAuthorize|Secured|RolesAllowed)\b/, path: /\.(java|kt)$/ },
