@@ -5,26 +5,14 @@
  * access (`obj.name`) or an import from outside the repository stays unresolved.
  */
 import type { SymbolRow } from "../store/store.js";
+import { joinPath } from "../indexer/knowledge/manifests/common.js";
+import { jsModule } from "./knowledge/related/imports.js";
+import { dirName } from "./knowledge/related/names.js";
 
 const PY_FROM = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)/gm;
 const PY_IMPORT = /^[ \t]*import[ \t]+([^\n#]+)/gm;
 const JS_IMPORT = /\bimport\s+(?:type\s+)?([\w$]+\s*,?\s*)?(\{[^}]*\}|\*\s+as\s+[\w$]+)?\s*(?:from\s*)?["']([^"']+)["']/g;
 const JS_REQUIRE = /(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*require\(\s*["']([^"']+)["']\s*\)/g;
-
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
-}
-
-function joinPath(dir: string, rel: string): string {
-  const out = dir === "" ? [] : dir.split("/");
-  for (const seg of rel.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") out.pop();
-    else out.push(seg);
-  }
-  return out.join("/");
-}
 
 /** The names an import list brings in under their own name (`a`, `b as c` → a; a star brings everything). */
 function importedNames(list: string): { names: Set<string>; star: boolean } {
@@ -52,10 +40,11 @@ function pythonSources(text: string, fromPath: string, name: string): { dotted: 
     const rest = mod.slice(dots).replace(/\./g, "/");
     if (dots === 0) dotted.push(mod, `${mod}.${name}`);
     else {
-      let dir = dirOf(fromPath);
-      for (let i = 1; i < dots; i++) dir = dirOf(dir);
-      const base = joinPath(dir, rest);
-      paths.push(base, joinPath(base, name));
+      let dir: string | null = dirName(fromPath);
+      for (let i = 1; i < dots && dir !== null; i++) dir = dir === "" ? null : dirName(dir);
+      // A relative import reaching above the repository root names nothing here.
+      const base = dir === null ? null : joinPath(dir, rest);
+      if (base !== null) paths.push(base, `${base === "" ? "" : `${base}/`}${name}`);
     }
   }
   for (const m of text.matchAll(PY_IMPORT)) {
@@ -67,11 +56,12 @@ function pythonSources(text: string, fromPath: string, name: string): { dotted: 
   return { dotted, paths };
 }
 
-/** Paths (without extension) a JavaScript or TypeScript file imports `name` from, relative specifiers only. */
+/** Modules (as `jsModule` names them) a JavaScript or TypeScript file imports `name` from, relative specifiers only. */
 function jsSources(text: string, fromPath: string, name: string): string[] {
   const out: string[] = [];
   const add = (spec: string) => {
-    if (spec.startsWith(".")) out.push(joinPath(dirOf(fromPath), spec).replace(/\.(m|c)?[jt]sx?$/, ""));
+    const p = spec.startsWith(".") ? joinPath(dirName(fromPath), spec) : null;
+    if (p !== null) out.push(jsModule(p));
   };
   for (const m of text.matchAll(JS_IMPORT)) {
     const def = m[1]?.replace(/[\s,]/g, "");
@@ -85,12 +75,9 @@ function jsSources(text: string, fromPath: string, name: string): string[] {
   return out;
 }
 
-function moduleOfPython(path: string): string {
-  return path.replace(/\.pyi?$/, "").replace(/\/__init__$/, "").replace(/\//g, ".");
-}
-
-function stem(path: string): string {
-  return path.replace(/\.(d\.)?(m|c)?[jt]sx?$/, "").replace(/\/index$/, "");
+/** `pkg/mod.py`, `pkg/mod/__init__.py` → `pkg/mod`: a Python module's path without extension. */
+function pythonModulePath(path: string): string {
+  return path.replace(/\.pyi?$/, "").replace(/\/__init__$/, "");
 }
 
 /**
@@ -108,13 +95,13 @@ export function resolveDefinition(defs: readonly SymbolRow[], fromPath: string, 
   if (language === "python") {
     const { dotted, paths } = pythonSources(text, fromPath, name);
     hits = defs.filter((d) => {
-      const mod = moduleOfPython(d.path);
-      const noExt = d.path.replace(/\.pyi?$/, "").replace(/\/__init__$/, "");
-      return dotted.some((m) => mod === m || mod.endsWith(`.${m}`)) || paths.includes(noExt);
+      const modulePath = pythonModulePath(d.path);
+      const mod = modulePath.replace(/\//g, ".");
+      return dotted.some((m) => mod === m || mod.endsWith(`.${m}`)) || paths.includes(modulePath);
     });
   } else if (language === "javascript" || language === "typescript" || language === "tsx") {
     const sources = jsSources(text, fromPath, name);
-    hits = defs.filter((d) => sources.includes(stem(d.path)) || sources.includes(d.path.replace(/\.(m|c)?[jt]sx?$/, "")));
+    hits = defs.filter((d) => sources.includes(jsModule(d.path)));
   }
   const files = new Set(hits.map((h) => h.path));
   return files.size === 1 ? hits[0]! : null;

@@ -1,5 +1,6 @@
 import type { ReferenceKind, SymbolKind } from "../core/symbols.js";
 import { resolveDefinition } from "./resolve.js";
+import { textReader, type TextFn } from "./text.js";
 import type { FileRow, ReferenceRow, SymbolRow } from "../store/store.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
 import { QueryError } from "../core/errors.js";
@@ -101,14 +102,15 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
   const fetch = Math.max(MIN_FETCH, maxResults * FETCH_FACTOR);
   const base = { ...(input.language ? { language: input.language } : {}), ...(paths.prefix ? { pathPrefix: paths.prefix } : {}) };
   const warnings: Warning[] = [];
+  // Resolution and snippets read the same files: each is read and split once.
+  const texts = fileLines(textReader(ctx));
   const files = new Map<string, FileRow>();
   const allowed = (f: FileRow): boolean =>
     paths.matches(f.path) && (ctx.policy.includeSecretSuspectFiles || !f.isSecretSuspect);
 
   const named = await ctx.store.findSymbols(ctx.index.id, { name, ...base, limit: fetch });
   const defs = named.filter((s) => matchesQualifier(s, qualified) && (!input.kind || s.kind === input.kind) && allowed(s.file));
-  // Two files defining the same qualified name (JavaScript's module-less `paint` in lib/a.js and lib/b.js) are two definitions.
-  const distinct = [...new Set(defs.map((d) => `${d.path}#${d.qualifiedName}`))];
+  const distinct = [...new Set(defs.map(definitionKey))];
   const candidates: SymbolCandidate[] = defs.map((d) => ({ qualifiedName: d.qualifiedName, kind: d.kind, path: d.path, startLine: d.startLine }));
   const ambiguous = distinct.length > 1;
   if (ambiguous) {
@@ -126,7 +128,7 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
   } else {
     const kinds: ReferenceKind[] | undefined = input.intent === "call_sites" ? ["call"] : undefined;
     const refs = (await ctx.store.findReferences(ctx.index.id, { name, ...base, ...(kinds ? { kinds } : {}), limit: fetch })).filter((r) => allowed(r.file));
-    const resolved = await resolveReferences(ctx, refs, named, defs);
+    const resolved = await resolveReferences(texts, refs, named, defs);
     hits = resolved.hits;
     if (resolved.keptApart > 0) {
       warnings.push({ code: "references_kept_apart", message: `${resolved.keptApart} reference(s) resolve to another definition named '${name}' and are left out` });
@@ -149,7 +151,7 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
   }
   const truncated = hits.length > maxResults || mentionsSkipped;
   const items = hits.slice(0, maxResults);
-  await attachSnippets(ctx, items);
+  await attachSnippets(texts, items);
   const k = await knowledgeOf(ctx);
   for (const h of items) h.module = k.moduleOf(h.path)?.name ?? null;
   const evidence: EvidenceDraft[] = items.map((h) => ({
@@ -176,15 +178,19 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
   };
 }
 
+/** One definition: two files defining the same qualified name (JavaScript's module-less `paint` in lib/a.js and lib/b.js) are two. */
+function definitionKey(d: SymbolRow): string {
+  return `${d.path}#${d.qualifiedName}`;
+}
+
 /**
  * References as hits, each resolved where the name is shared: a reference in a file defining the name, or importing
  * it from the file of one definition, means that one (`confidence: high`, the reason says which); one resolved to a
  * definition not asked for is kept apart (counted, left out); one the text does not resolve (a member access, an
  * import from outside) is `medium` and says so. An unshared name keeps the extractor's confidence.
  */
-async function resolveReferences(ctx: QueryContext, refs: ReferenceRow[], named: SymbolRow[], defs: SymbolRow[]): Promise<{ hits: SymbolHit[]; keptApart: number }> {
-  const shared = new Set(named.map((d) => `${d.path}#${d.qualifiedName}`)).size > 1;
-  const texts = new Map<string, string | null>();
+async function resolveReferences(texts: LinesFn, refs: ReferenceRow[], named: SymbolRow[], defs: SymbolRow[]): Promise<{ hits: SymbolHit[]; keptApart: number }> {
+  const shared = new Set(named.map(definitionKey)).size > 1;
   const hits: SymbolHit[] = [];
   let keptApart = 0;
   for (const r of refs) {
@@ -197,9 +203,8 @@ async function resolveReferences(ctx: QueryContext, refs: ReferenceRow[], named:
       hits.push({ ...base, confidence: r.confidence === "high" ? "high" : "medium", reason: `${r.kind} of '${r.name}'` });
       continue;
     }
-    if (!texts.has(r.path)) texts.set(r.path, await ctx.store.getContent(ctx.index.id, r.path));
-    const text = texts.get(r.path)!;
-    const target = resolveDefinition(named, r.path, r.language, text, isMemberAt(text, r.line, r.column));
+    const file = await texts(r.path);
+    const target = resolveDefinition(named, r.path, r.language, file?.text ?? null, isMemberAt(file?.lines[r.line - 1], r.column));
     if (target && !defs.includes(target)) {
       keptApart += 1;
       continue;
@@ -213,26 +218,30 @@ async function resolveReferences(ctx: QueryContext, refs: ReferenceRow[], named:
   return { hits, keptApart };
 }
 
-/** Whether the name at line:column (1-based) follows a `.`, `->` or `::`: a member whose receiver is not resolved. */
-function isMemberAt(text: string | null, line: number, column: number): boolean {
-  if (text === null) return false;
-  let at = 0;
-  for (let l = 1; l < line && at >= 0; l++) at = text.indexOf("\n", at) + 1;
-  const before = text.slice(Math.max(0, at + column - 3), at + column - 1);
+/** Whether the name at `column` (1-based) of this line follows a `.`, `->` or `::`: a member whose receiver is not resolved. */
+function isMemberAt(line: string | undefined, column: number): boolean {
+  const before = line?.slice(0, column - 1) ?? "";
   return before.endsWith(".") || before.endsWith("->") || before.endsWith("::");
+}
+
+/** A file's text and its lines, each read and split once per call. */
+type LinesFn = (path: string) => Promise<{ text: string; lines: string[] } | null>;
+
+function fileLines(textOf: TextFn): LinesFn {
+  const split = new Map<string, Promise<{ text: string; lines: string[] } | null>>();
+  return (path) => {
+    let f = split.get(path);
+    if (!f) split.set(path, (f = textOf(path).then((text) => (text === null ? null : { text, lines: text.split("\n") }))));
+    return f;
+  };
 }
 
 const MAX_SNIPPET_CHARS = 300;
 
 /** The source line of each hit (redaction happens later, in the projection, like every returned string). */
-async function attachSnippets(ctx: QueryContext, hits: SymbolHit[]): Promise<void> {
-  const byPath = new Map<string, string[] | null>();
+async function attachSnippets(texts: LinesFn, hits: SymbolHit[]): Promise<void> {
   for (const h of hits) {
-    if (!byPath.has(h.path)) {
-      const text = await ctx.store.getContent(ctx.index.id, h.path);
-      byPath.set(h.path, text === null ? null : text.split("\n"));
-    }
-    const line = byPath.get(h.path)?.[h.startLine - 1];
+    const line = (await texts(h.path))?.lines[h.startLine - 1];
     if (line !== undefined) h.snippet = line.trim().slice(0, MAX_SNIPPET_CHARS);
   }
 }

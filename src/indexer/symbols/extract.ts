@@ -117,7 +117,7 @@ function cleanPackage(text: string): string {
   return text.replace(/^(package|namespace)\s+/, "").replace(/[;{\s]+$/g, "").replace(/\\/g, ".").trim();
 }
 
-/** A function scope, import or `global` declaration the query marked for telling value uses from locals. */
+/** A scope, binding, label, member name, import or `global` declaration the query marked (`@value.*`, values.ts). */
 function noteValueContext(context: ValueContext, capture: string, node: Node): void {
   const range = { start: node.startIndex, end: node.endIndex };
   if (capture === "value.scope") context.scopes.push({ ...range, nameStart: node.childForFieldName("name")?.startIndex ?? null });
@@ -265,8 +265,9 @@ export class SymbolExtractor {
       }
     }
     const defNames = new Set(defs.keys());
-    const locals = valueNodes.length > 0 ? localValueUses(valueContext, valueNodes) : new Set<number>();
-    const references = [...refs.values()].filter((r) => !defNames.has(r.start) && !(locals.has(r.start) && r.kind !== "import"));
+    // Names that are no use of a definition elsewhere (locals, labels, import lists); an import stays what it is.
+    const notUses = valueNodes.length > 0 ? localValueUses(valueContext, valueNodes) : new Set<number>();
+    const references = [...refs.values()].filter((r) => !defNames.has(r.start) && !(notUses.has(r.start) && r.kind !== "import"));
     const prefix = spec.qualifier === "path" ? modulePath(spec, path) : spec.qualifier === "package" ? pkg : null;
     return qualify([...defs.values()].sort((a, b) => a.start - b.start), scopes, references, prefix);
   }

@@ -9,9 +9,8 @@
  *   @scope + @scope.name            a container that qualifies names but is not a symbol (Rust impl, Swift extension)
  *   @container (inside a definition pattern) an explicit container name (Go method receivers)
  *   @reference.value + @name        a name used as a value (argument, assignment, return, raise, except…), told from
- *                                   locals by @value.scope, @value.bind, @value.label, @value.skip, @value.global (values.ts)
+ *                                   locals by @value.scope, .bind, .label, .member, .skip and .global (values.ts)
  */
-
 
 export type GrammarPackage = "@vscode/tree-sitter-wasm" | "tree-sitter-wasms";
 

@@ -1,12 +1,14 @@
 /**
  * Names used as values: every identifier a tags query marks `@reference.value` (the languages list it as their most
- * general pattern, after calls, types and member accesses), less the ones that are not uses of a definition
- * elsewhere (the query marks scopes, bindings, labels, imports and `global` declarations with `@value.*`): names bound inside a function (parameters, assignments, loop and `with`/`except` targets, nested
- * definitions: locals, as are their uses in that function and the functions nested in it), labels (`f(name=1)`),
- * and names inside imports and `global` declarations. Scopes are syntactic; a name a function both binds and reads
- * is local there, as Python's compiler decides.
+ * general pattern, after calls, types and member accesses), less those that are not uses of a definition elsewhere:
+ * names bound inside a function or block (parameters, assignments, loop, `with`/`except`/`catch` and destructuring
+ * targets, nested definitions) and their uses there and in the functions nested in it, labels (`f(name=1)`), and
+ * names inside imports and `global` declarations. The query marks all of these with `@value.*` captures, so this
+ * works on offsets and ranges alone. Scopes are syntactic; a name a function both binds and reads is local there, as
+ * Python's compiler decides.
  */
-/** What the tags query marks for value uses besides the names: function scopes, imports, `global` declarations. */
+
+/** What the tags query marks for telling value uses from locals: scopes, bindings, labels, members, imports, `global`. */
 export interface ValueContext {
   /** Function scopes (`@value.scope`): start, end and the start of the scope's own name (it belongs outside). */
   scopes: { start: number; end: number; nameStart: number | null }[];

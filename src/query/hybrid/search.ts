@@ -16,6 +16,7 @@ import { frequencyScores, type WeightedTerm } from "./frequency.js";
 import { inverseDocumentFrequency } from "../../store/bm25f.js";
 import type { EvidenceDraft, Retrieval, Warning } from "../../core/evidence.js";
 import { docFamilyOf } from "./copies.js";
+import { shorten, textReader, type TextFn } from "../text.js";
 
 /** `bm25`: the lexical baseline; `hybrid`: every signal but the embedding; `hybrid_semantic`: all of them. */
 export const STRATEGIES = ["bm25", "hybrid", "hybrid_semantic"] as const;
@@ -127,12 +128,7 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
     a.fileId ??= fileId;
     return a;
   };
-  const texts = new Map<string, Promise<string | null>>();
-  const textOf: TextFn = (path) => {
-    let t = texts.get(path);
-    if (!t) texts.set(path, (t = ctx.store.getContent(ctx.index.id, path)));
-    return t;
-  };
+  const textOf = textReader(ctx);
   const reason = (a: Acc, part: string, value: number, why: string, via?: RankedMatchType) => {
     if (value === 0) return;
     a.reasons.push({ part, value: round(value), why });
@@ -316,8 +312,6 @@ function sharedTail(a: readonly string[], b: readonly string[]): number {
 }
 
 type AccFn = (path: string, file: FileRow | null, fileId: number | null) => Acc;
-/** A file's indexed text, read once per query whoever asks (verbatim phrases, term counts, spans). */
-type TextFn = (path: string) => Promise<string | null>;
 type ReasonFn = (a: Acc, part: string, value: number, why: string, via?: RankedMatchType) => void;
 
 async function locate(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: ReasonFn): Promise<void> {
@@ -367,7 +361,7 @@ async function verbatim(ctx: QueryContext, q: ParsedQuery, acc: AccFn, reason: R
       done.add(h.path);
       const a = acc(h.path, null, h.id);
       if (a.line === null) a.line = lineOf(indexLines(h.text), h.at);
-      reason(a, "verbatim", W.verbatim, `holds "${phrase.length > 60 ? `${phrase.slice(0, 57)}...` : phrase}" as the query writes it`, "verbatim");
+      reason(a, "verbatim", W.verbatim, `holds "${shorten(phrase, 60)}" as the query writes it`, "verbatim");
     }
   }
 }

@@ -8,56 +8,63 @@ const C_LIKE = /\.(c|h|cc|cpp|cxx|hpp|hh|cs|java|kt|kts|scala|go|rs|swift|js|jsx
 const HASH = /\.(py|pyi|rb|sh|bash|zsh|pl|r|ya?ml|toml|conf|ini|mk)$|(^|\/)(Makefile|Dockerfile)$/i;
 const SQL = /\.sql$/i;
 
+/** How a language writes prose: regions it opens and closes (docstrings, block comments) and its line comment. */
+interface ProseSyntax {
+  /** Each opening delimiter with the one that closes it. */
+  regions: ReadonlyMap<string, string>;
+  lineComment: string;
+  /** A line beginning (after its indentation) like this is prose whatever follows. */
+  startsProse: (trimmed: string) => boolean;
+}
+
+const PYTHON: ProseSyntax = {
+  regions: new Map([
+    ['"""', '"""'],
+    ["'''", "'''"],
+  ]),
+  lineComment: "#",
+  startsProse: (t) => t.startsWith("#") || t.startsWith('"""') || t.startsWith("'''"),
+};
+
+const C_STYLE: ProseSyntax = {
+  regions: new Map([["/*", "*/"]]),
+  lineComment: "//",
+  // A `*` continuing a block comment, not a dereference assigned to (`*p = 0;`).
+  startsProse: (t) => t.startsWith("//") || t.startsWith("/*") || (t.startsWith("*") && !t.startsWith("*/") && !/^\*\s*\w+\s*=/.test(t)),
+};
+
 /** Per line (0-based), whether it is prose; an unknown kind of file has none. */
 export function proseLines(path: string, lines: readonly string[]): boolean[] {
   const out = new Array<boolean>(lines.length).fill(false);
-  if (/\.pyi?$/i.test(path)) return pythonProse(lines, out);
-  if (C_LIKE.test(path)) return cLikeProse(lines, out);
+  if (/\.pyi?$/i.test(path)) return regionProse(lines, out, PYTHON);
+  if (C_LIKE.test(path)) return regionProse(lines, out, C_STYLE);
   const marker = HASH.test(path) ? "#" : SQL.test(path) ? "--" : null;
   if (marker) for (const [i, l] of lines.entries()) out[i] = l.trimStart().startsWith(marker);
   return out;
 }
 
-function pythonProse(lines: readonly string[], out: boolean[]): boolean[] {
+/** Lines inside a region (or starting as prose) are prose; a line comment ends the search for openers on its line. */
+function regionProse(lines: readonly string[], out: boolean[], syntax: ProseSyntax): boolean[] {
   let open: string | null = null;
   for (const [i, line] of lines.entries()) {
-    const trimmed = line.trimStart();
-    out[i] = open !== null || trimmed.startsWith("#") || trimmed.startsWith('"""') || trimmed.startsWith("'''");
+    out[i] = open !== null || syntax.startsProse(line.trimStart());
     for (let at = 0; at < line.length; ) {
       if (open === null) {
-        const next = [line.indexOf('"""', at), line.indexOf("'''", at)].filter((x) => x >= 0).sort((a, b) => a - b)[0];
-        const hash = line.indexOf("#", at);
-        if (next === undefined || (hash >= 0 && hash < next)) break;
-        open = line.slice(next, next + 3);
-        at = next + 3;
+        let next: { opener: string; index: number } | null = null;
+        for (const opener of syntax.regions.keys()) {
+          const index = line.indexOf(opener, at);
+          if (index >= 0 && (next === null || index < next.index)) next = { opener, index };
+        }
+        const comment = line.indexOf(syntax.lineComment, at);
+        if (next === null || (comment >= 0 && comment < next.index)) break;
+        open = next.opener;
+        at = next.index + next.opener.length;
       } else {
-        const close = line.indexOf(open, at);
+        const closer = syntax.regions.get(open)!;
+        const close = line.indexOf(closer, at);
         if (close < 0) break;
         open = null;
-        at = close + 3;
-      }
-    }
-  }
-  return out;
-}
-
-function cLikeProse(lines: readonly string[], out: boolean[]): boolean[] {
-  let inBlock = false;
-  for (const [i, line] of lines.entries()) {
-    const trimmed = line.trimStart();
-    out[i] = inBlock || trimmed.startsWith("//") || trimmed.startsWith("/*") || (trimmed.startsWith("*") && !trimmed.startsWith("*/") && !/^\*\s*\w+\s*=/.test(trimmed));
-    for (let at = 0; at < line.length; ) {
-      if (!inBlock) {
-        const start = line.indexOf("/*", at);
-        const comment = line.indexOf("//", at);
-        if (start < 0 || (comment >= 0 && comment < start)) break;
-        inBlock = true;
-        at = start + 2;
-      } else {
-        const end = line.indexOf("*/", at);
-        if (end < 0) break;
-        inBlock = false;
-        at = end + 2;
+        at = close + closer.length;
       }
     }
   }

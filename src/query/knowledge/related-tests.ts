@@ -13,6 +13,7 @@ import { inlineTestsOf } from "./related/inline.js";
 import { MAX_NAME_DEFINITIONS } from "../../store/file-edges.js";
 import { importLink, importTargets, type ChangedUnit, type ImportLink } from "./related/imports.js";
 import { literalHits, literalSources } from "./related/literals.js";
+import { shorten } from "../text.js";
 
 export type TestReason =
   | "changed-test"
@@ -417,9 +418,8 @@ async function addLiteralTests(r: Relating, paths: string[]): Promise<void> {
   for (const h of await literalHits(ctx, await literalSources(ctx, paths, r.askedRanges))) {
     const file = r.index.byPath.get(h.path) ?? (await ctx.store.getFile(ctx.index.id, h.path));
     if (!file || isSnapshotPath(file.path)) continue;
-    const shown = h.literal.length > 50 ? `${h.literal.slice(0, 47)}...` : h.literal;
     const ev = { path: h.path, startLine: h.line, endLine: h.line, contentHash: file.contentHash, retrieval: "lexical" as const };
-    const c = relate(r, file, "holds-changed-literal", `holds "${shown}" from ${h.source} at line ${h.line}`, h.source, ev);
+    const c = relate(r, file, "holds-changed-literal", `holds "${shorten(h.literal, 50)}" from ${h.source} at line ${h.line}`, h.source, ev);
     c.literals += 1;
     if (h.focused) c.askedLiteral = true;
   }

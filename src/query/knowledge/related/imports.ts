@@ -32,7 +32,7 @@ const RUST_BINARY = /(^|\/)src\/(main\.rs$|bin\/)/;
 const JS_EXTENSION = /\.(d\.ts|[cm]?[jt]sx?|vue|svelte)$/;
 
 /** A JavaScript module as imports name it: no extension, a folder for its index file. */
-function jsModule(path: string): string {
+export function jsModule(path: string): string {
   return path.replace(JS_EXTENSION, "").replace(/(^|\/)index$/, "");
 }
 

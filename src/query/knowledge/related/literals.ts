@@ -7,6 +7,8 @@
 import type { QueryContext } from "../../context.js";
 import { isTestPath } from "../../../policy/labels.js";
 import { isCodeLanguage } from "./roles.js";
+import { indexLines, lineOf } from "../../snippets.js";
+import { textReader } from "../../text.js";
 
 export interface LiteralSource {
   path: string;
@@ -34,7 +36,7 @@ const MAX_LITERALS = 60;
 /** Files read for literals per call. */
 const MAX_SOURCE_FILES = 5;
 /** A literal more test files hold than this says nothing about which test checks the change. */
-export const MAX_LITERAL_TESTS = 3;
+const MAX_LITERAL_TESTS = 3;
 /** Candidates the trigram index may return for one literal; past it the literal is too common to tell. */
 const MAX_LITERAL_CANDIDATES = 40;
 
@@ -84,11 +86,7 @@ export async function literalHits(ctx: QueryContext, sources: LiteralSource[]): 
   }
   literals.sort((a, b) => Number(b.focused) - Number(a.focused) || b.literal.length - a.literal.length || a.literal.localeCompare(b.literal));
   const hits: LiteralHit[] = [];
-  const texts = new Map<string, string | null>();
-  const textOf = async (path: string) => {
-    if (!texts.has(path)) texts.set(path, await ctx.store.getContent(ctx.index.id, path));
-    return texts.get(path)!;
-  };
+  const textOf = textReader(ctx);
   for (const { literal, source, focused } of literals.slice(0, MAX_LITERALS)) {
     const { files, more } = await ctx.store.candidateFiles(ctx.index.id, { fragments: [literal] }, MAX_LITERAL_CANDIDATES);
     if (more) continue;
@@ -98,7 +96,7 @@ export async function literalHits(ctx: QueryContext, sources: LiteralSource[]): 
       const text = await textOf(f.path);
       const at = text?.indexOf(literal) ?? -1;
       if (at < 0) continue;
-      holding.push({ path: f.path, literal, source, line: text!.slice(0, at).split("\n").length, focused });
+      holding.push({ path: f.path, literal, source, line: lineOf(indexLines(text!), at), focused });
       if (holding.length > MAX_LITERAL_TESTS) break;
     }
     if (holding.length <= MAX_LITERAL_TESTS) hits.push(...holding);
