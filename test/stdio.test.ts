@@ -94,4 +94,21 @@ describe("the built server over stdio", () => {
     assert.ok(lines.length >= 3, stdout);
     for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
   });
+
+  test("a request sent just before stdin ends is still answered", async () => {
+    const child = spawn(process.execPath, [CLI, "serve", "--repo", repo.root, "--store", store], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    const line = (msg: object) => `${JSON.stringify(msg)}\n`;
+    child.stdin.end(
+      line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }) +
+        line({ jsonrpc: "2.0", method: "notifications/initialized" }) +
+        line({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "find_symbol", arguments: { symbol: "QuoteService", intent: "references" } } }),
+    );
+    await new Promise((r) => child.once("exit", r));
+    const answers = stdout.split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l) as { id?: number; result?: { structuredContent?: { ok?: boolean } } });
+    const call = answers.find((a) => a.id === 2);
+    assert.ok(call, stdout);
+    assert.equal(call.result?.structuredContent?.ok, true, JSON.stringify(call));
+  });
 });

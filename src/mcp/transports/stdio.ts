@@ -48,6 +48,8 @@ export class StdioLineTransport implements Transport {
   /** A line over the limit is being skipped up to its newline. */
   private skipping = false;
   private readonly inFlight = new Set<RequestId>();
+  /** Waiting for the last request in progress to be answered (see idle). */
+  private idleWaiters: (() => void)[] = [];
   private readonly batchOf = new Map<RequestId, PendingBatch>();
   private readonly onData = (chunk: Buffer): void => this.read(chunk);
   private readonly onStdinError = (error: Error): void => this.onerror?.(error);
@@ -78,10 +80,27 @@ export class StdioLineTransport implements Transport {
     const id = "method" in message || !("id" in message) ? undefined : message.id;
     if (id === undefined) return this.write(message);
     this.inFlight.delete(id);
-    const batch = this.batchOf.get(id);
-    if (!batch) return this.write(message);
-    batch.replies.push(message);
-    await this.settle(id);
+    try {
+      const batch = this.batchOf.get(id);
+      if (!batch) return await this.write(message);
+      batch.replies.push(message);
+      await this.settle(id);
+    } finally {
+      this.wakeIfIdle();
+    }
+  }
+
+  /** Settles once no request is in progress: every one received so far is answered (written out) or cancelled. */
+  idle(): Promise<void> {
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private wakeIfIdle(): void {
+    if (this.inFlight.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   /** Splits a chunk into lines; the bytes after the last newline wait for the next chunk. */
@@ -151,7 +170,10 @@ export class StdioLineTransport implements Transport {
     const cancelled = CancelledNotificationSchema.safeParse(message);
     const id = cancelled.success ? cancelled.data.params.requestId : undefined;
     this.onmessage?.(message);
-    if (id !== undefined && this.inFlight.delete(id)) this.settle(id).catch((err: unknown) => this.failed(err));
+    if (id !== undefined && this.inFlight.delete(id)) {
+      this.settle(id).catch((err: unknown) => this.failed(err));
+      this.wakeIfIdle();
+    }
   }
 
   /** Marks a batch member done; the batch's answers go out once none is waiting (none at all if all were cancelled). */
@@ -180,10 +202,13 @@ export class StdioLineTransport implements Transport {
   }
 }
 
+/** After stdin ends, requests still in progress are waited for this long before the session closes. */
+const DRAIN_MS = 30_000;
+
 /**
  * Connects a server to this process's stdin and stdout (JSON-RPC only on stdout; logs go to stderr), through the
- * checks that answer every request. `closed` settles when the client ends the session: stdin ends or closes, or the
- * server is closed.
+ * checks that answer every request. `closed` settles when the client ends the session: stdin ends or closes (once
+ * the requests already sent are answered), or the server is closed.
  */
 export async function connectStdio(server: Server, logger?: Logger): Promise<{ closed: Promise<void> }> {
   // The line transport asks the guard, which sees the answer to initialize, whether batches are allowed yet.
@@ -193,8 +218,18 @@ export async function connectStdio(server: Server, logger?: Logger): Promise<{ c
   await server.connect(guard);
   const closed = new Promise<void>((resolve) => {
     const done = (): void => resolve();
-    process.stdin.once("end", done);
-    process.stdin.once("close", done);
+    // The client ending stdin says goodbye: the requests it sent before are still answered (for DRAIN_MS at most),
+    // then the session closes.
+    const drain = (): void => {
+      const timer = setTimeout(done, DRAIN_MS);
+      timer.unref();
+      void lines.idle().then(() => {
+        clearTimeout(timer);
+        done();
+      });
+    };
+    process.stdin.once("end", drain);
+    process.stdin.once("close", drain);
     server.onclose = done;
   });
   return { closed };
