@@ -325,6 +325,7 @@ for (const kind of STORE_KINDS) {
         textRow("p_x/needle.txt", "needle"),
         textRow("q/lexical.ex", "shared_word here", { symbolStatus: "no_grammar", symbolExtractor: "lexical" }),
         textRow("q/parsed.ts", "shared_word there", { symbolStatus: "ok", symbolExtractor: "tree-sitter" }),
+        textRow("q/resolved.ts", "shared_word resolved", { symbolStatus: "ok", symbolExtractor: "scip" }),
         textRow("q/plain.txt", "shared_word anywhere"),
         skippedRow("p/skipped.bin", "binary"),
       ].sort(byPath);
@@ -339,8 +340,8 @@ for (const kind of STORE_KINDS) {
       await exact(["ärger"], ["p/umlaut.txt"], "non-ASCII letters fold case too");
       await exact(["needle"], ["p_x/needle.txt"], "a path prefix is literal", { pathPrefix: "p_" });
       await exact(["needle"], ["p/caps.txt"], "a path prefix", { pathPrefix: "p/" });
-      await exact(["shared_word"], ["q/lexical.ex", "q/plain.txt"], "tree-sitter files left out", { excludeExtractor: "tree-sitter" });
-      await exact(["shared_word"], ["q/parsed.ts", "q/plain.txt"], "lexical files left out", { excludeExtractor: "lexical" });
+      await exact(["shared_word"], ["q/lexical.ex", "q/parsed.ts", "q/plain.txt", "q/resolved.ts"], "every extractor");
+      await exact(["shared_word"], ["q/lexical.ex", "q/plain.txt"], "parsed files (tree-sitter, SCIP) left out", { excludeParsed: true });
       for (const short of [["ab"], ["x"], ["%"], ["_"]]) {
         const found = await candidates(store, id, { fragments: short });
         for (const p of containing(files, short)) assert.ok(found.includes(p), `${short[0]}: ${p} may hold it, so it is a candidate`);
@@ -437,6 +438,7 @@ for (const kind of STORE_KINDS) {
         path: quote.path,
         language: "typescript",
         contentHash: quote.contentHash,
+        scipSymbol: null,
         extractor: "tree-sitter",
         confidence: "high",
         file: fileRowOf(quote),
@@ -477,7 +479,7 @@ for (const kind of STORE_KINDS) {
       const [call] = await store.findReferences(id, { name: "computeQuote", kinds: ["call"], pathPrefix: "tools/", limit: 1 });
       const report = row(SOURCES.report.path);
       const extracted = report.extraction!.references.find((r) => r.kind === "call") as ExtractedReference;
-      assert.deepEqual(call, { ...extracted, path: report.path, language: "python", contentHash: report.contentHash, confidence: "high", file: fileRowOf(report) });
+      assert.deepEqual(call, { ...extracted, path: report.path, language: "python", contentHash: report.contentHash, target: null, confidence: "high", file: fileRowOf(report) });
 
       const other = await publish(store, [codeRows.find((r) => r.path === SOURCES.quote.path)!], { repoId: "acme/other" });
       const summary = await store.symbolSummary(id);
@@ -524,6 +526,36 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await store.symbolSummary(second), summary);
       const ids2 = await store.fileIds(second, ["src/pricing/price.ts", "src/hot.ts"]);
       assert.deepEqual(await store.fileEdges(second, [ids2.get("src/pricing/price.ts")!], 1), [{ from: ids2.get("src/hot.ts"), to: ids2.get("src/pricing/price.ts"), weight: 10 }]);
+    });
+
+    test("SCIP rows: a definition's SCIP symbol and a reference's target round-trip, survive reuse, and set each row's confidence", async () => {
+      const { store } = await stores.fresh();
+      const base = await codeRow(pool, "s/box.ts", "typescript", "export class Box {\n  draw(): void {}\n}\nnew Box().draw();\nlater.draw();\n");
+      const e = base.extraction!;
+      const key = "scip-typescript npm . . s/`box.ts`/Box#draw().";
+      const scip = {
+        ...e,
+        extractor: "scip" as const,
+        confidence: "exact" as const,
+        detail: "SCIP index (scip-typescript 0.4.0 · abc): test",
+        symbols: e.symbols.map((x) => (x.name === "draw" ? { ...x, scipSymbol: key } : x)),
+        references: e.references.map((r) => (r.name === "draw" && r.line === 4 ? { ...r, target: key } : r)),
+      };
+      const row = { ...base, extraction: scip, symbolExtractor: "scip" as const, symbolDetail: scip.detail };
+      const first = await publish(store, [row]);
+      const read = async (id: string) => ({
+        defs: (await store.findSymbols(id, { path: "s/box.ts", limit: 10 })).map((x) => `${x.qualifiedName} ${x.scipSymbol} ${x.confidence}`),
+        refs: (await store.findReferences(id, { name: "draw", limit: 10 })).map((r) => `${r.line} ${r.target} ${r.confidence}`),
+      });
+      const expected = { defs: ["Box null high", `Box#draw ${key} exact`], refs: [`4 ${key} exact`, "5 null medium"] };
+      assert.deepEqual(await read(first), expected);
+      const prior = (await store.reusableExtractions(first)).get("s/box.ts")!;
+      assert.equal(prior.symbolExtractor, "scip");
+      const second = await store.beginIndex(META);
+      const { extraction: _e, ...rest } = row;
+      await store.addFiles(second, [{ ...rest, reuse: { indexId: first, fileId: prior.fileId } }]);
+      await store.publishIndex(second, "idx-2", STATS);
+      assert.deepEqual(await read(second), expected, "copied with the file");
     });
 
     test("an in-place update replaces rows, symbols, terms, vectors and knowledge atomically; new ids never collide", async () => {

@@ -12,9 +12,18 @@ export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
  */
 export const VALUE_REFERENCE_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx"]);
 
-export const EXTRACTORS = ["tree-sitter", "lexical"] as const;
+/**
+ * `scip`: a SCIP index from the build (scip-typescript, scip-python, …) resolved this file's references; its
+ * definitions' shapes still come from tree-sitter, which is also the fallback for files the SCIP index misses.
+ */
+export const EXTRACTORS = ["scip", "tree-sitter", "lexical"] as const;
 export type Extractor = (typeof EXTRACTORS)[number];
-export const CONFIDENCE_LEVELS = ["high", "medium", "low"] as const;
+/** Whether an extractor parsed the file (so its references are syntactic, not text matches). */
+export function isParsedExtractor(extractor: Extractor | null): boolean {
+  return extractor === "tree-sitter" || extractor === "scip";
+}
+/** `exact`: resolved by a compiler-backed SCIP index to one definition. */
+export const CONFIDENCE_LEVELS = ["exact", "high", "medium", "low"] as const;
 export type Confidence = (typeof CONFIDENCE_LEVELS)[number];
 
 export interface ExtractedSymbol {
@@ -30,6 +39,8 @@ export interface ExtractedSymbol {
   visibility: "public" | "protected" | "private" | "internal" | "package" | null;
   /** The definition's first line up to its body, trimmed. */
   signature: string;
+  /** The SCIP symbol of this definition, when a SCIP index defines it here. */
+  scipSymbol?: string | null;
 }
 
 export interface ExtractedReference {
@@ -39,6 +50,8 @@ export interface ExtractedReference {
   column: number;
   /** Qualified name of the innermost definition containing the reference (the calling function), or null. */
   enclosing: string | null;
+  /** The SCIP symbol this reference resolves to, when a SCIP index resolved it. */
+  target?: string | null;
 }
 
 export const EXTRACTION_STATUSES = ["ok", "syntax_errors", "timeout", "failed", "no_grammar", "skipped"] as const;

@@ -17,6 +17,8 @@ import { SemanticStage, storeChangedVectors, vectorsForChangedFiles } from "./se
 import type { Extraction } from "../core/symbols.js";
 import { fileTerms, type FileTerms } from "../core/terms.js";
 import { walkFilesystem, walkGit, type WalkSource } from "./walk.js";
+import { loadScipLayer, scipDigest, type ScipLayer } from "./scip/load.js";
+import { SCIP_DETAIL, SCIP_MISMATCH, mergeScip } from "./scip/merge.js";
 import type { EmbeddingProvider } from "../core/semantic.js";
 
 /** Below this many files, workers cost more to start than they save: extract in-process. */
@@ -58,6 +60,8 @@ export interface IndexOptions {
   symbolWorkers?: number;
   /** Reuse the symbols of files unchanged since the ready index (default true); false re-extracts everything. */
   incremental?: boolean;
+  /** SCIP index files whose references are taken as exact (default: `index.scip` at the root, when there is one). */
+  scip?: string[];
 }
 
 export interface IndexResult {
@@ -69,9 +73,10 @@ export interface IndexResult {
 }
 
 /** Same rows for the same tree: the version is a digest of what was indexed and how. */
-function indexVersionOf(rows: { path: string; contentHash: string; skipReason: string | null }[]): string {
+function indexVersionOf(rows: { path: string; contentHash: string; skipReason: string | null }[], scip: string | undefined): string {
   const h = createHash("sha256");
   h.update(`extractor:${EXTRACTOR_VERSION}\n`);
+  if (scip) h.update(`scip:${scip}\n`);
   for (const r of rows) h.update(`${r.path}\0${r.contentHash}\0${r.skipReason ?? ""}\n`);
   return `idx-v${EXTRACTOR_VERSION}-${h.digest("hex").slice(0, 16)}`;
 }
@@ -99,6 +104,8 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
   });
   const inventoryOptions: InventoryOptions = { maxFileBytes: opts.maxFileBytes, secretScanner: createSecretScanner() };
   const workers = opts.symbolWorkers ?? (total < SMALL_REPO_FILES ? 0 : Math.min(MAX_SYMBOL_WORKERS, availableParallelism()));
+  const scip = await loadScipLayer(root, opts.scip);
+  const stats: IndexStats = { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0, extractedFiles: 0, reusedFiles: 0 };
   const pool = await ExtractionPool.create(workers);
   // Incremental: files whose bytes are unchanged since the ready index keep its symbols and references.
   const previous = opts.incremental === false ? null : await opts.store.getReadyIndex(repo.repoId);
@@ -106,10 +113,10 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     previous && previous.extractorVersion === EXTRACTOR_VERSION
       ? { indexId: previous.id, files: await opts.store.reusableExtractions(previous.id), store: opts.store }
       : null;
+  if (scip) stats.scip = { digest: scip.digest, indexes: scip.files.map((f) => f.tool), documents: scip.byPath.size, files: 0, stale: 0, warnings: scip.warnings.slice(0, 20) };
   const digestRows: { path: string; contentHash: string; skipReason: string | null }[] = [];
   const knowledge = new KnowledgeCollector({ root, commit: repo.isGit ? repo.baseCommit : null });
   const semantic = new SemanticStage(opts.embeddings ?? null);
-  const stats: IndexStats = { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0, extractedFiles: 0, reusedFiles: 0 };
   try {
     let batch: FileInput[] = [];
     let batchBytes = 0;
@@ -124,7 +131,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     // rows and ids come out the same on every run; the main thread writes batches while workers keep parsing.
     const inFlight: (Promise<FileInput> | undefined)[] = new Array(total);
     const start = (i: number): Promise<FileInput> =>
-      inventoryFile(root, walk.paths[i]!, inventoryOptions).then((row) => analyzeFile(row, pool, reusable));
+      inventoryFile(root, walk.paths[i]!, inventoryOptions).then((row) => analyzeFile(row, pool, reusable, scip));
     let launched = 0;
     for (let i = 0; i < total; i++) {
       while (launched < total && launched < i + FILES_IN_FLIGHT) inFlight[launched] = start(launched++);
@@ -141,6 +148,10 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       } else stats.skippedFiles += 1;
       if (row.reuse) stats.reusedFiles! += 1;
       else if (row.extraction) stats.extractedFiles! += 1;
+      if (stats.scip && scip?.byPath.has(row.path) && row.skipReason === null) {
+        if (row.symbolExtractor === "scip") stats.scip.files += 1;
+        else if (row.symbolDetail?.includes(SCIP_MISMATCH)) stats.scip.stale += 1;
+      }
       batch.push(row);
       batchBytes += row.content?.length ?? 0;
       if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) await flush();
@@ -156,7 +167,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     report({ phase: "semantic", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
     await semantic.finish(opts.store, indexId);
     report({ phase: "publish", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
-    const indexVersion = indexVersionOf(digestRows);
+    const indexVersion = indexVersionOf(digestRows, scip?.digest);
     stats.durationMs = Date.now() - started;
     await opts.store.publishIndex(indexId, indexVersion, stats);
     report({ phase: "done", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
@@ -189,6 +200,9 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
   if (!repo.isGit || !repo.baseCommit) return null;
   const previous = await opts.store.getReadyIndex(repo.repoId);
   if (!previous || previous.extractorVersion !== EXTRACTOR_VERSION || !previous.baseCommit || previous.rootPath !== root) return null;
+  // A SCIP index given, or a different one at the root than the index was built with: a build reads it.
+  const scip = previous.stats?.scip?.digest;
+  if (opts.scip !== undefined || (await scipDigest(root)) !== scip) return null;
   const { paths, historyKnown } = await candidatePaths(root, opts.store, previous, status, repo.baseCommit);
   if (!historyKnown) return null;
   if (paths.length > MAX_DELTA_FILES || paths.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"))) return null;
@@ -211,7 +225,7 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
   const rows = (await opts.store.digestRows(previous.id)).filter((r) => !removed.has(r.path));
   for (const f of upsert) rows.push({ path: f.path, contentHash: f.contentHash, skipReason: f.skipReason });
   rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const indexVersion = indexVersionOf(rows);
+  const indexVersion = indexVersionOf(rows, scip);
   // Counts move by what left and what came in (no scan of the whole index).
   const prior = previous.stats ?? { files: 0, indexedFiles: 0, skippedFiles: 0, bytes: 0, indexedBytes: 0, durationMs: 0 };
   const count = (rows: Iterable<{ sizeBytes: number; skipReason: string | null }>, sign: number, acc: IndexStats) => {
@@ -229,6 +243,11 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
   if (vectors?.failure) stats.semanticUpdate = vectors.failure;
   count(before.values(), -1, stats);
   count(upsert, 1, stats);
+  if (stats.scip) {
+    // A changed file is re-extracted by tree-sitter alone: the SCIP index is of the commit it was made at.
+    const left = [...before.values()].filter((f) => f.symbolExtractor === "scip").length;
+    stats.scip = { ...stats.scip, files: stats.scip.files - left, stale: stats.scip.stale + upsert.filter((f) => before.get(f.path)?.symbolExtractor === "scip").length };
+  }
   stats.durationMs = Date.now() - started;
   await opts.store.applyDelta(previous.id, {
     meta: { baseCommit: repo.baseCommit, branch: repo.branch, dirty: repo.dirty },
@@ -282,8 +301,8 @@ export function extractFileSymbols(row: FileInput, pool: ExtractionPool): Promis
  * ranking terms from its text and defined names. A reused file's names are read back from the index, so its
  * terms are the same as a fresh extraction's.
  */
-async function analyzeFile(row: FileInput, pool: ExtractionPool, reusable: Reusable | null): Promise<FileInput> {
-  const out = await withSymbols(row, pool, reusable);
+async function analyzeFile(row: FileInput, pool: ExtractionPool, reusable: Reusable | null, scip: ScipLayer | null = null): Promise<FileInput> {
+  const out = await withSymbols(row, pool, reusable, scip);
   if (out.content === null || out.skipReason !== null || out.terms) return out;
   const names = out.reuse
     ? (await reusable!.store.findSymbols(out.reuse.indexId, { path: out.path, limit: ALL_SYMBOLS })).map((s) => s.name)
@@ -296,6 +315,7 @@ async function withSymbols(
   row: FileInput,
   pool: ExtractionPool,
   reusable: Reusable | null,
+  scip: ScipLayer | null,
 ): Promise<FileInput> {
   if (row.content === null || row.skipReason !== null) return row;
   // Generated files without symbols (lockfiles, minified bundles) have nothing to extract or reuse.
@@ -303,7 +323,8 @@ async function withSymbols(
     return { ...row, symbolStatus: "skipped", symbolDetail: `generated: ${row.generatedReason}` };
   }
   const prior = reusable?.files.get(row.path);
-  if (prior && prior.contentHash === row.contentHash && REUSABLE_STATUSES.has(prior.symbolStatus)) {
+  const layer = scip?.byPath.get(row.path) ?? null;
+  if (prior && prior.contentHash === row.contentHash && REUSABLE_STATUSES.has(prior.symbolStatus) && sameScip(prior, layer?.source ?? null)) {
     return {
       ...row,
       reuse: { indexId: reusable!.indexId, fileId: prior.fileId },
@@ -321,5 +342,11 @@ async function withSymbols(
   } else if (languageSpec(row.language)) ({ extraction, terms } = await pool.analyze(row.language, row.path, row.content));
   else if (row.language !== null && LEXICAL_LANGUAGES.has(row.language)) extraction = { ...extractLexical(row.content), status: "no_grammar" as const };
   else return row;
+  if (layer && extraction.extractor === "tree-sitter") extraction = mergeScip(extraction, layer.doc, row.content, layer.source).extraction;
   return { ...row, extraction, terms, symbolStatus: extraction.status, symbolExtractor: extraction.extractor, symbolDetail: extraction.detail };
+}
+
+/** An earlier extraction is reused only if it was made with the same SCIP document (or none, and none now). */
+function sameScip(prior: ReusableExtraction, source: string | null): boolean {
+  return source === null ? !prior.symbolDetail?.includes(SCIP_DETAIL) : prior.symbolDetail?.includes(source) === true;
 }

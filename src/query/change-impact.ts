@@ -1,5 +1,5 @@
 import type { RepoModule } from "../core/knowledge.js";
-import type { SymbolKind } from "../core/symbols.js";
+import type { Confidence, SymbolKind } from "../core/symbols.js";
 import type { LabelInput } from "../policy/labels.js";
 import type { FileRow, SymbolRow } from "../store/store.js";
 import { labelInputOf, type QueryContext } from "./context.js";
@@ -15,7 +15,6 @@ import type { EvidenceDraft, Warning } from "../core/evidence.js";
 
 export const CHANGE_TYPES = ["api_migration", "bug_fix", "feature", "refactor", "dependency_upgrade", "config_change", "test_change", "docs"] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
-type Confidence = "high" | "medium" | "low";
 
 /** Changes that alter behaviour callers depend on: their callers matter most; other changes follow every reference. */
 const CALL_SITE_CHANGES: ReadonlySet<ChangeType> = new Set(["api_migration", "bug_fix", "feature", "dependency_upgrade"]);
@@ -29,7 +28,7 @@ const MAX_FILE_SYMBOLS = 2000;
 /** Definitions worth following to their callers (fields and locals rarely make an API). */
 const FOLLOWED_KINDS: ReadonlySet<SymbolKind> = new Set(["class", "interface", "enum", "function", "method", "type", "constant"]);
 const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(["class", "interface", "enum", "type"]);
-const RANK: Record<Confidence, number> = { high: 0, medium: 1, low: 2 };
+const RANK: Record<Confidence, number> = { exact: 0, high: 1, medium: 2, low: 3 };
 
 export interface ChangeImpactInput {
   candidatePaths: string[];

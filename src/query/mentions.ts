@@ -1,4 +1,4 @@
-import { VALUE_REFERENCE_LANGUAGES } from "../core/symbols.js";
+import { VALUE_REFERENCE_LANGUAGES, isParsedExtractor } from "../core/symbols.js";
 import type { FileRow } from "../store/store.js";
 import type { QueryContext } from "./context.js";
 import type { PathMatcher } from "./paths.js";
@@ -28,7 +28,7 @@ export async function lexicalMentions(
   const fragments = [name];
   const word = new RegExp(`(?<![\\w$])${escapeRegex(name)}(?![\\w$])`, "g");
   const out: { hit: SymbolHit; file: FileRow }[] = [];
-  const query = { fragments, ...(covered === null ? { excludeExtractor: "tree-sitter" as const } : {}), ...(paths.prefix ? { pathPrefix: paths.prefix } : {}) };
+  const query = { fragments, ...(covered === null ? { excludeParsed: true } : {}), ...(paths.prefix ? { pathPrefix: paths.prefix } : {}) };
   let scanned = 0;
   let cut = false;
   await ctx.store.scanCandidates(ctx.index.id, query, (cand) => {
@@ -38,7 +38,7 @@ export async function lexicalMentions(
     }
     const f = cand.file;
     if (!paths.matches(f.path) || (f.isSecretSuspect && !ctx.policy.includeSecretSuspectFiles) || f.isGenerated || f.isVendored) return true;
-    const parsed = f.symbolExtractor === "tree-sitter";
+    const parsed = isParsedExtractor(f.symbolExtractor);
     // A parsed file of a language whose references include value uses has nothing left to find as text.
     if (parsed && (covered === null || VALUE_REFERENCE_LANGUAGES.has(f.language ?? ""))) return true;
     const lines = cand.content.split("\n");

@@ -1,4 +1,4 @@
-import type { ReferenceKind, SymbolKind } from "../core/symbols.js";
+import type { Confidence, ReferenceKind, SymbolKind } from "../core/symbols.js";
 import { resolveDefinition } from "./resolve.js";
 import { textReader, type TextFn } from "./text.js";
 import type { FileRow, ReferenceRow, SymbolRow } from "../store/store.js";
@@ -27,7 +27,7 @@ export interface SymbolHit {
   endLine: number;
   column: number;
   matchType: SymbolMatchType;
-  confidence: "high" | "medium" | "low";
+  confidence: Confidence;
   contentHash: string;
   language: string | null;
   /** Definitions: kind, qualified name, signature, visibility. References: reference kind and enclosing symbol. */
@@ -85,7 +85,7 @@ function definitionHit(s: SymbolRow): SymbolHit {
     qualifiedName: s.qualifiedName,
     signature: s.signature,
     visibility: s.visibility,
-    reason: `${s.extractor} definition of ${s.qualifiedName}`,
+    reason: s.scipSymbol ? `definition of ${s.qualifiedName} confirmed by the SCIP index` : `${s.extractor} definition of ${s.qualifiedName}`,
   };
 }
 
@@ -191,10 +191,20 @@ function definitionKey(d: SymbolRow): string {
  */
 async function resolveReferences(texts: LinesFn, refs: ReferenceRow[], named: SymbolRow[], defs: SymbolRow[]): Promise<{ hits: SymbolHit[]; keptApart: number }> {
   const shared = new Set(named.map(definitionKey)).size > 1;
+  const scip = scipTargets(named, defs);
   const hits: SymbolHit[] = [];
   let keptApart = 0;
   for (const r of refs) {
     const base = { path: r.path, startLine: r.line, endLine: r.line, column: r.column, matchType: "syntactic_reference" as const, contentHash: r.contentHash, language: r.language, kind: r.kind, enclosing: r.enclosing };
+    const exact = r.target ? scip.resolve(r.target) : "unknown";
+    if (typeof exact === "object") {
+      hits.push({ ...base, confidence: "exact", reason: `${r.kind} of ${exact.qualifiedName} in ${exact.path} (resolved by the SCIP index)` });
+      continue;
+    }
+    if (exact === "other") {
+      keptApart += 1;
+      continue;
+    }
     if (defs.length === 0) {
       hits.push({ ...base, confidence: "low", reason: `${r.kind} of '${r.name}'; no matching definition is indexed` });
       continue;
@@ -216,6 +226,20 @@ async function resolveReferences(texts: LinesFn, refs: ReferenceRow[], named: Sy
     );
   }
   return { hits, keptApart };
+}
+
+/**
+ * What a SCIP-resolved reference names: the asked definition, another one (a same-named definition, or a symbol
+ * outside every asked definition's file when all of them are SCIP-defined), or unknown (the asked definitions are
+ * not all SCIP-defined: the file of one changed since the SCIP index, or SCIP does not cover it).
+ */
+function scipTargets(named: SymbolRow[], defs: SymbolRow[]): { resolve(target: string): SymbolRow | "other" | "unknown" } {
+  const asked = new Map(defs.flatMap((d) => (d.scipSymbol ? [[d.scipSymbol, d] as const] : [])));
+  const others = new Set(named.flatMap((d) => (d.scipSymbol && !asked.has(d.scipSymbol) ? [d.scipSymbol] : [])));
+  const allKnown = defs.length > 0 && defs.every((d) => d.scipSymbol);
+  return {
+    resolve: (target) => asked.get(target) ?? (others.has(target) || allKnown ? "other" : "unknown"),
+  };
 }
 
 /** Whether the name at `column` (1-based) of this line follows a `.`, `->` or `::`: a member whose receiver is not resolved. */

@@ -1,6 +1,6 @@
 import type { SemanticMeta, StoredSemantic } from "../core/semantic.js";
 import type { ExtractionStatus, Extractor, ReferenceKind, SymbolKind } from "../core/symbols.js";
-import { extractionConfidence } from "./row-rules.js";
+import { rowConfidence } from "./row-rules.js";
 import type { AuditRecord, FileRow, IndexRow, IndexStats, ReferenceRow, SkipReason, SymbolRow } from "./store.js";
 
 /**
@@ -81,7 +81,7 @@ export function fileRowOf<C extends ColumnTypes>(r: FileDbRow<C>, v: DbValues<C>
 /** A symbol's columns (symbol table alias `s`), selected after FILE_COLUMNS. */
 export const SYMBOL_COLUMNS = `s.name AS s_name, s.kind AS s_kind, s.qualified_name AS s_qualified_name, s.container AS s_container,
   s.start_line AS s_start_line, s.end_line AS s_end_line, s.start_column AS s_start_column, s.visibility AS s_visibility,
-  s.signature AS s_signature`;
+  s.signature AS s_signature, s.scip_symbol AS s_scip_symbol`;
 
 export interface SymbolDbRow<C extends ColumnTypes> extends FileDbRow<C> {
   s_name: string;
@@ -93,6 +93,7 @@ export interface SymbolDbRow<C extends ColumnTypes> extends FileDbRow<C> {
   s_start_column: number;
   s_visibility: SymbolRow["visibility"];
   s_signature: string;
+  s_scip_symbol: string | null;
 }
 
 export function symbolRowOf<C extends ColumnTypes>(r: SymbolDbRow<C>, v: DbValues<C>): SymbolRow {
@@ -107,18 +108,19 @@ export function symbolRowOf<C extends ColumnTypes>(r: SymbolDbRow<C>, v: DbValue
     startColumn: r.s_start_column,
     visibility: r.s_visibility,
     signature: r.s_signature,
+    scipSymbol: r.s_scip_symbol,
     extractor: file.symbolExtractor ?? "lexical",
-    ...fileFields(file),
+    ...fileFields(file, r.s_scip_symbol, "symbol"),
   };
 }
 
 /** What a symbol or reference row says of the file it is in. */
-function fileFields(file: FileRow): Pick<SymbolRow & ReferenceRow, "confidence" | "path" | "language" | "contentHash" | "file"> {
-  return { confidence: extractionConfidence(file.symbolExtractor, file.symbolStatus), path: file.path, language: file.language, contentHash: file.contentHash, file };
+function fileFields(file: FileRow, scip: string | null, row: "symbol" | "reference"): Pick<SymbolRow & ReferenceRow, "confidence" | "path" | "language" | "contentHash" | "file"> {
+  return { confidence: rowConfidence(file.symbolExtractor, file.symbolStatus, scip !== null, row), path: file.path, language: file.language, contentHash: file.contentHash, file };
 }
 
 /** A reference's columns (reference table alias `r`, its enclosing symbol `e`), selected after FILE_COLUMNS. */
-export const REFERENCE_COLUMNS = "r.name AS r_name, r.kind AS r_kind, r.line AS r_line, r.col AS r_col, e.qualified_name AS r_enclosing";
+export const REFERENCE_COLUMNS = "r.name AS r_name, r.kind AS r_kind, r.line AS r_line, r.col AS r_col, e.qualified_name AS r_enclosing, r.target AS r_target";
 
 export interface ReferenceDbRow<C extends ColumnTypes> extends FileDbRow<C> {
   r_name: string;
@@ -126,6 +128,7 @@ export interface ReferenceDbRow<C extends ColumnTypes> extends FileDbRow<C> {
   r_line: number;
   r_col: number;
   r_enclosing: string | null;
+  r_target: string | null;
 }
 
 export function referenceRowOf<C extends ColumnTypes>(r: ReferenceDbRow<C>, v: DbValues<C>): ReferenceRow {
@@ -136,7 +139,8 @@ export function referenceRowOf<C extends ColumnTypes>(r: ReferenceDbRow<C>, v: D
     line: r.r_line,
     column: r.r_col,
     enclosing: r.r_enclosing,
-    ...fileFields(file),
+    target: r.r_target,
+    ...fileFields(file, r.r_target, "reference"),
   };
 }
 

@@ -17,7 +17,7 @@ import type {
   SymbolQuery,
   SymbolRow,
 } from "./store.js";
-import type { Extraction } from "../core/symbols.js";
+import { isParsedExtractor, type Extraction } from "../core/symbols.js";
 
 /**
  * The working-tree overlay: files that differ from the ready index (edited, added, or deleted since it was built)
@@ -74,7 +74,7 @@ export class OverlayStore implements Store {
   private matches(f: OverlayFile, q: CandidateQuery): boolean {
     if (f.content === null || f.row.skipReason !== null) return false;
     if (q.pathPrefix && !f.row.path.startsWith(q.pathPrefix)) return false;
-    if (q.excludeExtractor && f.row.symbolExtractor === q.excludeExtractor) return false;
+    if (q.excludeParsed && isParsedExtractor(f.row.symbolExtractor)) return false;
     const lower = f.content.toLowerCase();
     return q.fragments.every((frag) => lower.includes(frag.toLowerCase()));
   }
@@ -227,6 +227,7 @@ export class OverlayStore implements Store {
           path: f.row.path,
           language: f.row.language,
           contentHash: f.row.contentHash,
+          scipSymbol: s.scipSymbol ?? null,
           extractor: f.extraction.extractor ?? "lexical",
           confidence: f.extraction.confidence,
           file: f.row,
@@ -243,7 +244,7 @@ export class OverlayStore implements Store {
       if (!f.extraction || !this.fileMatches(f.row, q)) continue;
       for (const r of f.extraction.references) {
         if (r.name !== q.name || (q.kinds && q.kinds.length > 0 && !q.kinds.includes(r.kind))) continue;
-        own.push({ ...r, path: f.row.path, language: f.row.language, contentHash: f.row.contentHash, confidence: f.extraction.confidence, file: f.row });
+        own.push({ ...r, target: r.target ?? null, path: f.row.path, language: f.row.language, contentHash: f.row.contentHash, confidence: f.extraction.confidence, file: f.row });
       }
     }
     return [...base, ...own].sort(byPathAndLine((r) => r.line)).slice(0, q.limit);

@@ -20,10 +20,26 @@ export function prefixUpperBound(prefix: string): string {
   return prefix + "\u{10FFFF}";
 }
 
+/** The extractors isParsedExtractor accepts, as an SQL list. */
+export const PARSED_EXTRACTORS_SQL = "'tree-sitter', 'scip'";
+
 /** Confidence of what a file's extraction produced: exact parse, parse with errors, or lexical. */
 export function extractionConfidence(extractor: Extractor | null, status: ExtractionStatus | null): Confidence {
-  if (extractor !== "tree-sitter") return "low";
+  if (extractor !== "tree-sitter" && extractor !== "scip") return "low";
   return status === "ok" ? "high" : "medium";
+}
+
+/**
+ * Confidence of one symbol or reference row: in a file a SCIP index resolved, a row with its SCIP symbol is
+ * `exact`; a definition SCIP did not confirm keeps tree-sitter's confidence, and a reference SCIP did not resolve
+ * (a dynamic member, an outside import) is `medium`.
+ */
+export function rowConfidence(extractor: Extractor | null, status: ExtractionStatus | null, resolved: boolean, row: "symbol" | "reference"): Confidence {
+  if (extractor === "scip") {
+    if (resolved) return "exact";
+    if (row === "reference") return "medium";
+  }
+  return extractionConfidence(extractor, status);
 }
 
 /** The build graph and ownership file of an index that has none. */

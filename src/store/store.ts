@@ -52,6 +52,11 @@ export interface IndexStats {
   durationMs: number;
   /** Set by an in-place update whose changed files got no vectors because the embeddings endpoint failed. */
   semanticUpdate?: { files: number; reason: string };
+  /**
+   * The SCIP layer of the build: the digest of the SCIP indexes read, the documents they hold, the files whose
+   * references they resolved, and the files whose document no longer matched the text (tree-sitter kept).
+   */
+  scip?: { digest: string; indexes: string[]; documents: number; files: number; stale: number; warnings: string[] };
 }
 
 export const SKIP_REASONS = [
@@ -136,8 +141,8 @@ export interface CandidateQuery {
    */
   fragments: string[];
   pathPrefix?: string;
-  /** Leave out files whose symbols came from this extractor (lexical mentions skip tree-sitter files). */
-  excludeExtractor?: Extractor;
+  /** Leave out files whose symbols came from a parse, tree-sitter or SCIP (lexical mentions skip them). */
+  excludeParsed?: boolean;
 }
 
 /** A number per ranking field: field weights, lengths in terms. */
@@ -214,6 +219,7 @@ export interface IndexSummary {
 }
 
 export interface SymbolRow extends ExtractedSymbol {
+  scipSymbol: string | null;
   path: string;
   language: string | null;
   contentHash: string;
@@ -223,6 +229,7 @@ export interface SymbolRow extends ExtractedSymbol {
 }
 
 export interface ReferenceRow extends ExtractedReference {
+  target: string | null;
   path: string;
   language: string | null;
   contentHash: string;

@@ -10,7 +10,7 @@ import type { InstructionFile } from "../../src/core/instructions.js";
 
 /** Rows and knowledge the store contract suite writes: what the pipeline would, for files small enough to read. */
 
-export const META: IndexMeta = { repoId: "acme/contract", rootPath: "/repo", baseCommit: "a".repeat(40), branch: "main", dirty: false, extractorVersion: "6" };
+export const META: IndexMeta = { repoId: "acme/contract", rootPath: "/repo", baseCommit: "a".repeat(40), branch: "main", dirty: false, extractorVersion: "7" };
 export const STATS: IndexStats = { files: 3, indexedFiles: 2, skippedFiles: 1, bytes: 300, indexedBytes: 200, durationMs: 12, extractedFiles: 2, reusedFiles: 0 };
 
 export const sha256 = (text: string): string => `sha256:${createHash("sha256").update(text).digest("hex")}`;

@@ -11,6 +11,7 @@ export interface IndexCommandOptions {
   json?: boolean;
   quiet?: boolean;
   full?: boolean;
+  scip?: string[];
 }
 
 /** A few changed files update the ready index in place; otherwise (or with --full) the repository is built. */
@@ -22,6 +23,7 @@ export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<Ind
     maxFileBytes: s.policy.maxIndexedFileBytes,
     embeddings: externalEmbeddings(s.operator.semantic, process.env),
     ...(opts.full ? { incremental: false } : {}),
+    ...(opts.scip ? { scip: opts.scip } : {}),
     ...(opts.quiet ? {} : { onProgress: createProgressReporter() }),
   };
   return (await updateIndex(options)) ?? buildIndex(options);
@@ -46,8 +48,16 @@ export function printIndexResult(r: IndexResult, store: string, json: boolean, o
     `indexed ${r.stats.indexedFiles}/${r.stats.files} files (${r.stats.skippedFiles} skipped) of ${r.repo.repoId}` +
       ` at ${r.repo.baseCommit?.slice(0, 12) ?? "(no commit)"}${r.repo.dirty ? " +dirty" : ""} in ${(r.stats.durationMs / 1000).toFixed(1)} s\n` +
       `symbols extracted for ${r.stats.extractedFiles ?? 0} files, reused for ${r.stats.reusedFiles ?? 0} unchanged files\n` +
+      scipLine(r.stats.scip) +
       `index ${r.indexVersion} -> ${store}\n`,
   );
+}
+
+function scipLine(scip: IndexResult["stats"]["scip"]): string {
+  if (!scip) return "";
+  const stale = scip.stale > 0 ? `, ${scip.stale} changed since it was made (tree-sitter kept)` : "";
+  const warned = scip.warnings.length > 0 ? `\n${scip.warnings.map((w) => `scip: ${w}`).join("\n")}` : "";
+  return `SCIP (${scip.indexes.join(", ") || "none usable"}): references resolved in ${scip.files} of ${scip.documents} documents${stale}${warned}\n`;
 }
 
 /** `repoctx index [path]`: build or update the index, then print a summary. */
@@ -56,6 +66,7 @@ export function registerIndexCommand(program: Command): void {
     .option("--json", "print the summary as JSON")
     .option("--quiet", "no progress on stderr")
     .option("--full", "re-extract every file's symbols instead of reusing those of unchanged files")
+    .option("--scip <file...>", "SCIP index files (scip-typescript, scip-python, scip-java, scip-go …) whose definitions and references are taken as exact (default: index.scip at the repository root, when there is one)")
     .action(async (path: string | undefined, opts: CommonOptions & IndexCommandOptions) =>
       withSetup(opts, path, async (s) => {
         printIndexResult(await runIndex(s, opts), s.storeLabel, opts.json ?? false, process.stdout);

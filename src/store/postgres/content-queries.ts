@@ -1,4 +1,4 @@
-import { prefixUpperBound } from "../row-rules.js";
+import { PARSED_EXTRACTORS_SQL, prefixUpperBound } from "../row-rules.js";
 import type { CandidateFile, CandidateQuery, ContentCandidate } from "../store.js";
 import { Params, type Db, type Queryable } from "./db.js";
 import type { BuildTables } from "./migrations.js";
@@ -57,7 +57,7 @@ function fragmentClauses(query: CandidateQuery, p: Params): { clauses: string[];
 function fileClauses(query: CandidateQuery, p: Params): string[] {
   const clauses: string[] = [];
   if (query.pathPrefix) clauses.push(`f.path >= ${p.add(query.pathPrefix)} AND f.path < ${p.add(prefixUpperBound(query.pathPrefix))}`);
-  if (query.excludeExtractor) clauses.push(`(f.symbol_extractor IS NULL OR f.symbol_extractor <> ${p.add(query.excludeExtractor)})`);
+  if (query.excludeParsed) clauses.push(`(f.symbol_extractor IS NULL OR f.symbol_extractor NOT IN (${PARSED_EXTRACTORS_SQL}))`);
   clauses.push("f.skip_reason IS NULL");
   return clauses;
 }
@@ -84,7 +84,7 @@ async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: Cand
     async (q) => {
       const p = new Params();
       const { clauses, indexed } = fragmentClauses(query, p);
-      if (query.pathPrefix || query.excludeExtractor) {
+      if (query.pathPrefix || query.excludeParsed) {
         // The file clauses are applied to each batch anyway (filesOf); narrowing the scan to those files' ids
         // first pays when they are few, or when no word can use the trigram index (the scan would read every file).
         const fp = new Params();
@@ -92,8 +92,8 @@ async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: Cand
         const ids = await q.rows<{ id: string | number }>(`SELECT f.id FROM repo_file f WHERE ${scope} AND ${fileClauses(query, fp).join(" AND ")}`, fp.values);
         if (!indexed || ids.length <= MAX_NARROWING_IDS) clauses.push(`x.file_id = ANY(${p.add(ids.map((r) => Number(r.id)))}::bigint[])`);
       }
-      // Files parsed by tree-sitter are known in the content table itself: the partial trigram index skips them.
-      if (query.excludeExtractor === "tree-sitter") clauses.push("NOT x.parsed");
+      // Parsed files are known in the content table itself: the partial trigram index skips them.
+      if (query.excludeParsed) clauses.push("NOT x.parsed");
       const where = clauses.map((c) => ` AND ${c}`).join("");
       late = (await q.rows<{ id: string | number }>(`SELECT x.file_id AS id FROM ${t.content} x WHERE x.late${where} ORDER BY x.file_id`, p.values)).map((r) => Number(r.id));
       // With a trigram to look up, the GIN index narrows the text to check; a cursor's planner favours a fast-start

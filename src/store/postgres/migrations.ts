@@ -241,7 +241,7 @@ export function foldAscii(expr: string): string {
  * as UTF-8 when it had any, so a file that holds NULs is still matched on the rest and read back unchanged.
  * `words` is the file's distinct words (see content-queries.ts), what the trigram index covers and candidate queries
  * check, a fraction of the text's size.
- * `parsed` marks files whose symbols came from tree-sitter: lexical mentions leave them out, and a partial trigram
+ * `parsed` marks files whose symbols came from a parse (tree-sitter, SCIP): lexical mentions leave them out, and a partial trigram
  * index over the other files (a minority) answers that search without checking the parsed ones' words.
  * `late` marks text written by an in-place update: the build writes its text in file id order, so the table's
  * physical order is id order for every other row, which lets a candidate scan stream in id order without sorting
@@ -271,7 +271,8 @@ export function createBuildTablesSql(seq: number): string {
       qualified_name text NOT NULL,
       container text,
       visibility text,
-      signature text NOT NULL
+      signature text NOT NULL,
+      scip_symbol text
     );
     CREATE TABLE ${t.references} (
       id bigint PRIMARY KEY,
@@ -280,7 +281,8 @@ export function createBuildTablesSql(seq: number): string {
       line integer NOT NULL,
       col integer NOT NULL,
       name text COLLATE "C" NOT NULL,
-      kind text NOT NULL
+      kind text NOT NULL,
+      target text
     );
     CREATE TABLE ${t.terms} (file_id bigint NOT NULL, fields smallint NOT NULL, term text COLLATE "C" NOT NULL);
     CREATE TABLE ${t.termSizes} (file_id bigint PRIMARY KEY, path integer NOT NULL, symbols integer NOT NULL, body integer NOT NULL);

@@ -4,6 +4,7 @@ import type { SemanticMeta, StoredSemantic } from "../../core/semantic.js";
 import { QueryError } from "../../core/errors.js";
 import { RANK_FIELDS, FIELD_BIT, normalizeRankTerms } from "../bm25f.js";
 import { builderIdentity, isAbandoned } from "../row-rules.js";
+import { isParsedExtractor } from "../../core/symbols.js";
 import type {
   AuditFilter,
   AuditRecord,
@@ -167,7 +168,7 @@ export class PostgresStore implements Store {
   ): Promise<void> {
     if (rows.length === 0) return;
     await q.run(insertFilesSql(), fileColumns(indexId, rows));
-    const texts = rows.flatMap(({ id, f }) => (f.content !== null ? [{ fileId: id, content: f.content, parsed: f.symbolExtractor === "tree-sitter" }] : []));
+    const texts = rows.flatMap(({ id, f }) => (f.content !== null ? [{ fileId: id, content: f.content, parsed: isParsedExtractor(f.symbolExtractor) }] : []));
     await content.insertContent(q, t, texts, late);
     if (withTerms) await insertTerms(q, t, this.stemmer, rows.flatMap(({ id, f }) => (f.terms ? [{ fileId: id, terms: f.terms }] : [])));
     await symbols.insertExtractions(q, t, rows.flatMap(({ id, f }) => (f.extraction ? [{ fileId: id, extraction: f.extraction }] : [])));

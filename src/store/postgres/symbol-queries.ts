@@ -24,8 +24,8 @@ export function sqlLimit(limit: number): number | null {
  * ROW_ID_STRIDE; a reference names its enclosing symbol by id (the first symbol of that qualified name in the file).
  */
 export async function insertExtractions(q: Queryable, t: BuildTables, files: readonly { fileId: number; extraction: Extraction }[]): Promise<void> {
-  const sym = { id: [] as number[], file: [] as number[], name: [] as string[], kind: [] as string[], qn: [] as string[], container: [] as (string | null)[], start: [] as number[], end: [] as number[], col: [] as number[], vis: [] as (string | null)[], sig: [] as string[] };
-  const ref = { id: [] as number[], file: [] as number[], name: [] as string[], kind: [] as string[], line: [] as number[], col: [] as number[], enclosing: [] as (number | null)[] };
+  const sym = { id: [] as number[], file: [] as number[], name: [] as string[], kind: [] as string[], qn: [] as string[], container: [] as (string | null)[], start: [] as number[], end: [] as number[], col: [] as number[], vis: [] as (string | null)[], sig: [] as string[], scip: [] as (string | null)[] };
+  const ref = { id: [] as number[], file: [] as number[], name: [] as string[], kind: [] as string[], line: [] as number[], col: [] as number[], enclosing: [] as (number | null)[], target: [] as (string | null)[] };
   for (const { fileId, extraction: e } of files) {
     if (e.extractor === null) continue;
     const base = fileId * S;
@@ -42,6 +42,7 @@ export async function insertExtractions(q: Queryable, t: BuildTables, files: rea
       sym.col.push(s.startColumn);
       sym.vis.push(s.visibility);
       sym.sig.push(withoutNul(s.signature));
+      sym.scip.push(nullableWithoutNul(s.scipSymbol ?? null));
       if (!ids.has(s.qualifiedName)) ids.set(s.qualifiedName, base + i);
     });
     e.references.forEach((r, i) => {
@@ -52,20 +53,21 @@ export async function insertExtractions(q: Queryable, t: BuildTables, files: rea
       ref.line.push(r.line);
       ref.col.push(r.column);
       ref.enclosing.push(r.enclosing === null ? null : (ids.get(r.enclosing) ?? null));
+      ref.target.push(nullableWithoutNul(r.target ?? null));
     });
   }
   if (sym.id.length > 0) {
     await q.run(
-      `INSERT INTO ${t.symbols} (id, file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature)
-       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[], $10::text[], $11::text[])`,
-      [sym.id, sym.file, sym.name, sym.kind, sym.qn, sym.container, sym.start, sym.end, sym.col, sym.vis, sym.sig],
+      `INSERT INTO ${t.symbols} (id, file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature, scip_symbol)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[], $10::text[], $11::text[], $12::text[])`,
+      [sym.id, sym.file, sym.name, sym.kind, sym.qn, sym.container, sym.start, sym.end, sym.col, sym.vis, sym.sig, sym.scip],
     );
   }
   if (ref.id.length > 0) {
     await q.run(
-      `INSERT INTO ${t.references} (id, file_id, name, kind, line, col, enclosing_id)
-       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::int[], $7::bigint[])`,
-      [ref.id, ref.file, ref.name, ref.kind, ref.line, ref.col, ref.enclosing],
+      `INSERT INTO ${t.references} (id, file_id, name, kind, line, col, enclosing_id, target)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::int[], $7::bigint[], $8::text[])`,
+      [ref.id, ref.file, ref.name, ref.kind, ref.line, ref.col, ref.enclosing, ref.target],
     );
   }
 }
@@ -80,15 +82,15 @@ export async function copyExtractions(q: Queryable, from: BuildTables, to: Build
   const map = `unnest($1::bigint[], $2::bigint[]) AS m(old_id, new_id)`;
   const range = `x.id BETWEEN m.old_id * ${S} AND m.old_id * ${S} + ${S - 1}`;
   await q.run(
-    `INSERT INTO ${to.symbols} (id, file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature)
+    `INSERT INTO ${to.symbols} (id, file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature, scip_symbol)
      SELECT x.id + (m.new_id - m.old_id) * ${S}, m.new_id, x.name, x.kind, x.qualified_name, x.container, x.start_line, x.end_line,
-       x.start_column, x.visibility, x.signature
+       x.start_column, x.visibility, x.signature, x.scip_symbol
      FROM ${map} JOIN ${from.symbols} x ON ${range} ORDER BY 1`,
     params,
   );
   await q.run(
-    `INSERT INTO ${to.references} (id, file_id, name, kind, line, col, enclosing_id)
-     SELECT x.id + (m.new_id - m.old_id) * ${S}, m.new_id, x.name, x.kind, x.line, x.col, x.enclosing_id + (m.new_id - m.old_id) * ${S}
+    `INSERT INTO ${to.references} (id, file_id, name, kind, line, col, enclosing_id, target)
+     SELECT x.id + (m.new_id - m.old_id) * ${S}, m.new_id, x.name, x.kind, x.line, x.col, x.enclosing_id + (m.new_id - m.old_id) * ${S}, x.target
      FROM ${map} JOIN ${from.references} x ON ${range} ORDER BY 1`,
     params,
   );

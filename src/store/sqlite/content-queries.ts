@@ -2,6 +2,8 @@ import type Database from "better-sqlite3";
 import type { CandidateFile, CandidateQuery, ContentCandidate } from "../store.js";
 import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
 import { stmt } from "./statements.js";
+import { PARSED_EXTRACTORS_SQL } from "../row-rules.js";
+import { isParsedExtractor, type Extractor } from "../../core/symbols.js";
 
 /**
  * Lexical candidates and file text in SQLite: each build's content lives in a trigram FTS5 table keyed by file id
@@ -92,7 +94,7 @@ export function candidateFiles(
     const f = slim.get(row.id);
     if (!f) continue;
     if (query.pathPrefix && (f.path < query.pathPrefix || f.path >= upper!)) continue;
-    if (query.excludeExtractor && f.extractor === query.excludeExtractor) continue;
+    if (query.excludeParsed && isParsedExtractor(f.extractor as Extractor | null)) continue;
     if (files.length >= limit) {
       more = true;
       break;
@@ -131,10 +133,7 @@ function candidateWhere(db: Database.Database, indexId: string, table: string, q
     clauses.push("f.path >= ? AND f.path < ?");
     params.push(query.pathPrefix, prefixUpperBound(query.pathPrefix));
   }
-  if (query.excludeExtractor) {
-    clauses.push("(f.symbol_extractor IS NULL OR f.symbol_extractor <> ?)");
-    params.push(query.excludeExtractor);
-  }
+  if (query.excludeParsed) clauses.push(`(f.symbol_extractor IS NULL OR f.symbol_extractor NOT IN (${PARSED_EXTRACTORS_SQL}))`);
   return { where: clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "", params };
 }
 

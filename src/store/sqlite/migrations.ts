@@ -240,7 +240,8 @@ export function createBuildTablesSql(seq: number): string {
       end_line INTEGER NOT NULL,
       start_column INTEGER NOT NULL,
       visibility TEXT,
-      signature TEXT NOT NULL
+      signature TEXT NOT NULL,
+      scip_symbol TEXT
     );
     CREATE TABLE ${t.references} (
       id INTEGER PRIMARY KEY,
@@ -249,7 +250,8 @@ export function createBuildTablesSql(seq: number): string {
       kind TEXT NOT NULL,
       line INTEGER NOT NULL,
       col INTEGER NOT NULL,
-      enclosing_id INTEGER
+      enclosing_id INTEGER,
+      target TEXT
     );
     ${createTermsTableSql(t.terms)}
     ${createTermSizesTableSql(t.termSizes)}

@@ -8,20 +8,20 @@ import { FILE_COLUMNS, SQLITE_VALUES, prefixUpperBound, type SqliteTypes } from 
 /** Prepared inserts for one build's symbol and reference tables; call inside the caller's transaction. */
 export function insertExtraction(db: Database.Database, t: BuildTables): (fileId: number, e: Extraction) => void {
   const sym = db.prepare(
-    `INSERT INTO ${t.symbols} (id, file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO ${t.symbols} (id, file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature, scip_symbol)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const ref = db.prepare(`INSERT INTO ${t.references} (id, file_id, name, kind, line, col, enclosing_id) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const ref = db.prepare(`INSERT INTO ${t.references} (id, file_id, name, kind, line, col, enclosing_id, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   return (fileId, e) => {
     if (e.extractor === null) return;
     const base = fileId * ROW_ID_STRIDE;
     const ids = new Map<string, number>();
     e.symbols.forEach((s, i) => {
-      sym.run(base + i, fileId, s.name, s.kind, s.qualifiedName, s.container, s.startLine, s.endLine, s.startColumn, s.visibility, s.signature);
+      sym.run(base + i, fileId, s.name, s.kind, s.qualifiedName, s.container, s.startLine, s.endLine, s.startColumn, s.visibility, s.signature, s.scipSymbol ?? null);
       if (!ids.has(s.qualifiedName)) ids.set(s.qualifiedName, base + i);
     });
     e.references.forEach((r, i) => {
-      ref.run(base + i, fileId, r.name, r.kind, r.line, r.column, r.enclosing === null ? null : (ids.get(r.enclosing) ?? null));
+      ref.run(base + i, fileId, r.name, r.kind, r.line, r.column, r.enclosing === null ? null : (ids.get(r.enclosing) ?? null), r.target ?? null);
     });
   };
 }
@@ -32,15 +32,15 @@ export function insertExtraction(db: Database.Database, t: BuildTables): (fileId
  */
 export function copyExtraction(db: Database.Database, from: BuildTables, to: BuildTables): (oldFileId: number, newFileId: number) => number {
   const sym = db.prepare(
-    `INSERT INTO ${to.symbols} (id, file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature)
+    `INSERT INTO ${to.symbols} (id, file_id, name, kind, qualified_name, container, start_line, end_line, start_column, visibility, signature, scip_symbol)
      SELECT id - @old * ${ROW_ID_STRIDE} + @new * ${ROW_ID_STRIDE}, @new, name, kind, qualified_name, container, start_line, end_line,
-       start_column, visibility, signature
+       start_column, visibility, signature, scip_symbol
      FROM ${from.symbols} WHERE id BETWEEN @old * ${ROW_ID_STRIDE} AND @old * ${ROW_ID_STRIDE} + ${ROW_ID_STRIDE - 1}`,
   );
   const ref = db.prepare(
-    `INSERT INTO ${to.references} (id, file_id, name, kind, line, col, enclosing_id)
+    `INSERT INTO ${to.references} (id, file_id, name, kind, line, col, enclosing_id, target)
      SELECT id - @old * ${ROW_ID_STRIDE} + @new * ${ROW_ID_STRIDE}, @new, name, kind, line, col,
-       enclosing_id - @old * ${ROW_ID_STRIDE} + @new * ${ROW_ID_STRIDE}
+       enclosing_id - @old * ${ROW_ID_STRIDE} + @new * ${ROW_ID_STRIDE}, target
      FROM ${from.references} WHERE id BETWEEN @old * ${ROW_ID_STRIDE} AND @old * ${ROW_ID_STRIDE} + ${ROW_ID_STRIDE - 1}`,
   );
   return (oldFileId, newFileId) => sym.run({ old: oldFileId, new: newFileId }).changes + ref.run({ old: oldFileId, new: newFileId }).changes;

@@ -1,0 +1,124 @@
+import { createHash } from "node:crypto";
+import { readFile, realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { QueryError } from "../../core/errors.js";
+import { decodeScip, ScipDecodeError, type ScipDocument } from "./decode.js";
+
+/**
+ * The SCIP layer of a build: the documents of one or more SCIP indexes (`repoctx index --scip FILE`, or
+ * `index.scip` at the repository root), by repository-relative path.
+ */
+
+/** The file the indexer looks for at the root when no `--scip` is given (what the SCIP indexers write by default). */
+export const DEFAULT_SCIP_FILE = "index.scip";
+/** SCIP indexes are decoded in memory; larger ones are refused with a clear error rather than exhausting the heap. */
+export const MAX_SCIP_BYTES = 512 * 1024 * 1024;
+
+export interface ScipEntry {
+  doc: ScipDocument;
+  /** The indexer and the index's digest, as file details name them (`scip-typescript 0.4.0 · 1a2b3c4d5e6f`). */
+  source: string;
+}
+
+export interface ScipLayer {
+  byPath: Map<string, ScipEntry>;
+  /** Digest of every SCIP file read: a later build reuses a file's SCIP rows only under the same digest. */
+  digest: string;
+  files: { path: string; tool: string; documents: number }[];
+  /** Documents left out: a path outside the repository, or a second document for one path. */
+  warnings: string[];
+}
+
+/** A SCIP index the operator named that cannot be used: an input error, said before anything is indexed. */
+export class ScipLoadError extends QueryError {
+  constructor(message: string) {
+    super("invalid_input", message, "produce it with the language's SCIP indexer (scip-typescript index, scip-python index …) or leave out --scip");
+  }
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/**
+ * The digest `loadScipLayer` gives the default `index.scip` at the root, without decoding it; undefined when there
+ * is none (an in-place update compares it with the index's to tell whether a build must read a new one).
+ */
+export async function scipDigest(repoRoot: string): Promise<string | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(join(repoRoot, DEFAULT_SCIP_FILE));
+  } catch {
+    return undefined;
+  }
+  return createHash("sha256").update(sha256(bytes)).digest("hex").slice(0, 12);
+}
+
+/** The folder of a SCIP project root inside the repository ("" for the root itself or a root elsewhere). */
+async function prefixOf(projectRoot: string, repoRoot: string): Promise<string> {
+  if (!projectRoot.startsWith("file:")) return "";
+  let dir: string;
+  try {
+    dir = await realpath(fileURLToPath(projectRoot));
+  } catch {
+    return ""; // made on another machine (CI): its root is taken to be this repository's
+  }
+  const rel = relative(repoRoot, dir);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? "" : rel.split(sep).join("/") + "/";
+}
+
+/** A document path as a safe repository-relative path, or null (absolute, `..`, empty). */
+function safePath(prefix: string, relativePath: string): string | null {
+  const p = relativePath.replace(/\\/g, "/").replace(/^\.\//, "");
+  if (p === "" || p.startsWith("/") || /^[A-Za-z]:/.test(p) || p.split("/").some((s) => s === ".." || s === "")) return null;
+  return prefix + p;
+}
+
+/**
+ * Reads the SCIP files named (or `index.scip` at the root when `files` is undefined). A named file that is
+ * missing, too large or not SCIP is an error; a default one that is not SCIP is skipped with a warning.
+ */
+export async function loadScipLayer(repoRoot: string, files: readonly string[] | undefined): Promise<ScipLayer | null> {
+  const explicit = files !== undefined;
+  const paths = explicit ? files.map((f) => (isAbsolute(f) ? f : join(process.cwd(), f))) : [join(repoRoot, DEFAULT_SCIP_FILE)];
+  const layer: ScipLayer = { byPath: new Map(), digest: "", files: [], warnings: [] };
+  const digest = createHash("sha256");
+  for (const path of paths) {
+    let bytes: Buffer;
+    try {
+      const st = await stat(path);
+      if (!st.isFile()) throw new ScipLoadError(`${path} is not a file`);
+      if (st.size > MAX_SCIP_BYTES) throw new ScipLoadError(`${path} is ${st.size} bytes, over the ${MAX_SCIP_BYTES}-byte limit for SCIP indexes`);
+      bytes = await readFile(path);
+    } catch (err) {
+      if (!explicit && (err as { code?: string }).code === "ENOENT") continue;
+      if (err instanceof ScipLoadError) throw err;
+      throw new ScipLoadError(`cannot read SCIP index ${path}: ${(err as Error).message}`);
+    }
+    let index;
+    try {
+      index = decodeScip(bytes);
+    } catch (err) {
+      if (!(err instanceof ScipDecodeError)) throw err;
+      if (explicit) throw new ScipLoadError(`${path} is not a SCIP index: ${err.message}`);
+      layer.warnings.push(`${DEFAULT_SCIP_FILE} at the root is not a SCIP index (${err.message}); not used`);
+      continue;
+    }
+    const hash = sha256(bytes);
+    digest.update(hash);
+    const tool = `${index.toolName || "unknown indexer"}${index.toolVersion ? ` ${index.toolVersion}` : ""}`;
+    const source = `${tool} · ${hash.slice(0, 12)}`;
+    const prefix = await prefixOf(index.projectRoot, repoRoot);
+    for (const doc of index.documents) {
+      const p = safePath(prefix, doc.relativePath);
+      if (p === null) layer.warnings.push(`${tool}: document path '${doc.relativePath.slice(0, 200)}' is outside the repository; left out`);
+      else if (layer.byPath.has(p)) layer.warnings.push(`${tool}: a second document for ${p}; the first is kept`);
+      else layer.byPath.set(p, { doc, source });
+    }
+    layer.files.push({ path, tool, documents: index.documents.length });
+  }
+  if (layer.files.length === 0) return layer.warnings.length > 0 ? layer : null;
+  layer.digest = digest.digest("hex").slice(0, 12);
+  return layer;
+}
