@@ -291,3 +291,45 @@ describe("risk hints for running programs, deserializing, SQL from strings and s
     assert.deepEqual(at("crypto_secrets"), ["web/sessions.py:1:itsdangerous-signing", "web/sessions.py:4:session-secret"]);
   });
 });
+
+describe("risk hints name the product's risks, not look-alikes (labelled precision, bench/risk.ts)", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+
+  before(async () => {
+    ({ ctx, close } = await indexed({
+      "package.json": '{ "name": "lib", "version": "1.0.0", "main": "index.js" }\n',
+      "index.js": "module.exports = {};\n",
+      "test/module/package.json": '{ "name": "fixture", "version": "1.0.0", "main": "index.js" }\n',
+      "examples/app/server.js": 'app.get("/demo", handler);\n',
+      "git/client.go":
+        'package git\n\nfunc (c *Client) CheckoutBranch(b string) error { return nil }\n\nfunc (c Comment) AuthorLogin() string { return "" }\n\nfunc Login(host, token string) error { return nil }\n\ntype LoginOptions struct{}\n\nfunc Truncate(s string) string { return s }\n\nfunc DeleteUser(id string) error { return nil }\n',
+      "pkg/prompter/prompter_mock.go": 'package prompter\n\nimport "sync"\n\ntype PrompterMock struct {\n\tlockAuthToken sync.RWMutex\n}\n',
+      "src/guard.rs":
+        'pub struct Guard;\n\nimpl Drop for Guard {\n    fn drop(&mut self) {}\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn cleans() {\n        std::fs::remove_file("x").unwrap();\n    }\n}\n',
+      "app/sessions.py": 'def fail():\n    raise RuntimeError(\n        "Set the secret_key on the application first"\n    )\n\n\ndef signer(app):\n    return app.secret_key\n',
+      "src/main/java/a/Holder.java":
+        "package a;\n\nimport java.io.ObjectInputStream;\n\nclass Holder {\n  Object read(byte[] b) throws Exception {\n    return new ObjectInputStream(new java.io.ByteArrayInputStream(b)).readObject();\n  }\n}\n",
+    }));
+  });
+  after(async () => close());
+
+  test("examples, test fixtures' manifests, test doubles, Rust test modules, Drop, string truncation, git checkout and usernames are no hints", async () => {
+    const { riskHintsFor, riskMap } = await import("../src/query/knowledge/risk-map.js");
+    const paths = ["examples/app/server.js", "git/client.go", "pkg/prompter/prompter_mock.go", "src/guard.rs", "app/sessions.py", "src/main/java/a/Holder.java"];
+    const { hints } = await riskHintsFor(ctx, paths);
+    const at = (category: string) => hints.filter((h) => h.category === category).map((h) => `${h.path}:${h.startLine}`).sort();
+    assert.ok(!hints.some((h) => h.path.startsWith("examples/")), JSON.stringify(hints));
+    assert.deepEqual(at("billing_pricing"), []);
+    assert.deepEqual(at("auth_boundary"), ["git/client.go:7"]);
+    assert.deepEqual(at("data_deletion"), ["git/client.go:13"]);
+    assert.deepEqual(at("concurrency"), []);
+    // The first line naming the secret is a message; the hint points at the code that reads it.
+    assert.deepEqual(at("crypto_secrets"), ["app/sessions.py:8"]);
+    // The stream is used at line 7; the import names it only.
+    assert.deepEqual(at("deserialization"), ["src/main/java/a/Holder.java:7"]);
+    const map = await riskMap(ctx);
+    const mains = map.map.categories.find((c) => c.category === "public_api")!.hints.filter((h) => h.rule.startsWith("entrypoint-")).map((h) => `${h.path}:${h.rule}`);
+    assert.deepEqual(mains, ["package.json:entrypoint-package-main"]);
+  });
+});

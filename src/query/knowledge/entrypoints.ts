@@ -25,7 +25,8 @@ const HTTP_RULES: { rule: ContentRule; type: ManifestEntrypoint["type"] }[] = [
  * symbols, HTTP controllers and routes from framework idioms. Tests and vendored code are left out.
  */
 export async function findEntrypoints(ctx: QueryContext, k: Knowledge): Promise<{ items: ManifestEntrypoint[]; truncated: boolean }> {
-  const items: ManifestEntrypoint[] = [...k.graph.entrypoints];
+  // A test fixture's manifest (test/module/package.json) describes a pretend package, not this repository's.
+  const items: ManifestEntrypoint[] = k.graph.entrypoints.filter((e) => !isTestPath(e.path));
   let truncated = false;
   const mains = await ctx.store.findSymbols(ctx.index.id, { name: "main", kinds: ["function", "method"], limit: MAX_PER_KIND * 4 });
   const keptMains = mains.filter((s) => !isTestPath(s.path) && !s.file.isVendored && !s.file.isGenerated);

@@ -1,10 +1,9 @@
 import type { SymbolKind } from "../../core/symbols.js";
 import { isDocPath, isTestPath, type LabelInput } from "../../policy/labels.js";
-import type { FileRow } from "../../store/store.js";
+import type { FileRow, SymbolRow } from "../../store/store.js";
 import { labelInputOf, type QueryContext } from "../context.js";
-import { scanContentRule, type ContentRule } from "./content-rules.js";
+import { lineMatches, scanContentRule, skippedLines, type ContentRule } from "./content-rules.js";
 import { findEntrypoints } from "./entrypoints.js";
-import { proseLines } from "./prose.js";
 import { knowledgeOf } from "./load.js";
 import type { EvidenceDraft } from "../../core/evidence.js";
 
@@ -50,6 +49,23 @@ const SYMBOL_LIMIT = 100;
 const PUBLIC_TYPE_SCAN = 2000;
 const INTERNAL_PATH = /(^|\/)(internal|impl|private|examples?|samples?|benchmarks?)(\/|$)/i;
 const CONFIDENCE_ORDER: Record<HintConfidence, number> = { high: 0, medium: 1, low: 2 };
+/**
+ * Code that is read or run by the repository's developers but neither shipped nor deployed: example, sample and
+ * demo applications, documentation sources (a Sphinx conf.py), fuzz targets and benchmarks. A route or a
+ * `DELETE FROM` there is a demonstration, not a surface of the product.
+ */
+const NOT_SHIPPED = /(^|\/)(examples?|samples?|demos?|docs?|fuzz|benches|benchmarks?)\//i;
+/** Test doubles and fixtures outside test folders: `mocks/`, `httpmock/`, Gradle's `src/testFixtures/`, `mock_x.go`, `x_mock.go`, `fake_x.py`, `x.mock.ts`. */
+const TEST_SUPPORT = /(^|\/)(mocks|fakes|testfixtures|testutils?|\w+mocks?)\/|(^|\/)(mocks?|fakes?)_[^/]+$|[^/]_(mocks?|fakes?)\.\w+$|\.(mocks?|fakes?)\.\w+$|(^|\/)(mocks?|fakes?|testing|testutils?)\.go$/i;
+/** A test double by its name, or a method of one: `MockPrompter#AuthToken`, `authTokenStub`, `FakeStore`. */
+const TEST_DOUBLE_NAME = /^(Mock|Fake|Stub)[A-Z0-9_]|[a-z0-9](Mock|Fake|Stub)s?$/;
+/** TypeScript declaration files: signatures of code that lives (and is hinted) elsewhere. */
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+
+/** Tests, test support and code that is not shipped: no rule but the file-level facts (generated, CI, contracts) applies there. */
+function outsideProduct(path: string): boolean {
+  return isTestPath(path) || TEST_SUPPORT.test(path) || NOT_SHIPPED.test(path);
+}
 
 interface PathRule {
   id: string;
@@ -57,21 +73,24 @@ interface PathRule {
   confidence: HintConfidence;
   reason: string | ((f: FileRow) => string);
   test: (f: FileRow) => boolean;
+  /** Applies to examples, docs and test support too (a fact about the file, not a claim about the product). */
+  anywhere?: boolean;
 }
 
+const SOURCE = /\.(java|kt|kts|scala|groovy|go|rs|c|h|cc|cpp|hpp|cs|py|rb|php|swift|[cm]?[jt]sx?)$/;
 const CONFIG_EXT = /\.(ya?ml|json|toml|properties|ini|conf|xml|env)$/i;
 
 const PATH_RULES: PathRule[] = [
-  { id: "generated-file", category: "generated_code", confidence: "high", reason: (f) => `generated: ${f.generatedReason ?? "marker"}; edit its source or generator instead`, test: (f) => f.isGenerated },
-  { id: "api-description", category: "public_api", confidence: "high", reason: "API description (OpenAPI/Swagger, protobuf, GraphQL, Avro, Thrift): a contract with clients", test: (f) => /(^|\/)(openapi|swagger)[^/]*\.(ya?ml|json)$|\.(proto|graphqls?|gql|avsc|avdl|thrift)$/i.test(f.path) },
-  { id: "api-package", category: "public_api", confidence: "medium", reason: "source in an `api` folder or package: likely used by other modules or clients", test: (f) => /(^|\/)(api|apis|public)\//i.test(f.path) && f.language !== null && !isDocPath(f.path) && !CONFIG_EXT.test(f.path) },
+  { id: "generated-file", category: "generated_code", confidence: "high", reason: (f) => `generated: ${f.generatedReason ?? "marker"}; edit its source or generator instead`, test: (f) => f.isGenerated, anywhere: true },
+  { id: "api-description", category: "public_api", confidence: "high", reason: "API description (OpenAPI/Swagger, protobuf, GraphQL, Avro, Thrift): a contract with clients", test: (f) => /(^|\/)(openapi|swagger)[^/]*\.(ya?ml|json)$|\.(proto|graphqls?|gql|avsc|avdl|thrift)$/i.test(f.path), anywhere: true },
+  { id: "api-package", category: "public_api", confidence: "medium", reason: "source in an `api` folder or package: likely used by other modules or clients", test: (f) => /(^|\/)(api|apis)\//i.test(f.path) && SOURCE.test(f.path) && !INTERNAL_PATH.test(f.path) },
   { id: "migration-folder", category: "migrations", confidence: "high", reason: "database migration: applied once to live data and hard to revert", test: (f) => /(^|\/)(migrations?|db\/migrate|alembic\/versions|flyway|liquibase)\//i.test(f.path) && !isDocPath(f.path) },
   { id: "versioned-sql", category: "migrations", confidence: "high", reason: "versioned SQL migration (V<n>__name.sql)", test: (f) => /(^|\/)[VU]\d+(_\d+)*__\w+\.sql$/.test(f.path) },
   { id: "security-path", category: "security_config", confidence: "medium", reason: "security, authentication or permission configuration by location", test: (f) => /(^|\/)(security|auth|authn|authz|iam|rbac|permissions?|policies)(\/|\.|-|_)/i.test(f.path) && !isDocPath(f.path) },
   { id: "security-config-name", category: "security_config", confidence: "high", reason: "security configuration class or file by name", test: (f) => /(^|\/)[^/]*(Security|Auth)(Config|Configuration)\.\w+$|(^|\/)[^/]*security[^/]*\.(ya?ml|json|xml|properties)$/i.test(f.path) },
   { id: "production-config", category: "security_config", confidence: "medium", reason: "production configuration: credentials, endpoints and limits of the live system", test: (f) => /(^|\/)[^/]*[-_.]prod(uction)?[-_.][^/]*$/i.test(f.path) && CONFIG_EXT.test(f.path) },
-  { id: "ci-workflow", category: "security_config", confidence: "medium", reason: "CI workflow: runs with repository secrets and permissions", test: (f) => /^\.github\/workflows\/[^/]+\.ya?ml$|^\.gitlab-ci\.ya?ml$/.test(f.path) },
-  { id: "billing-path", category: "billing_pricing", confidence: "low", reason: "billing, payment or pricing code by location", test: (f) => /(^|\/)(billing|payments?|invoic\w*|checkout|pricing)(\/|[._-])/i.test(f.path) && f.language !== null && !isDocPath(f.path) && !CONFIG_EXT.test(f.path) },
+  { id: "ci-workflow", category: "security_config", confidence: "medium", reason: "CI workflow: runs with repository secrets and permissions", test: (f) => /^\.github\/workflows\/[^/]+\.ya?ml$|^\.gitlab-ci\.ya?ml$/.test(f.path), anywhere: true },
+  { id: "billing-path", category: "billing_pricing", confidence: "low", reason: "billing, payment or pricing code by location", test: (f) => /(^|\/)(billing|payments?|invoic\w*|pricing)(\/|[._-])/i.test(f.path) && f.language !== null && !isDocPath(f.path) && !CONFIG_EXT.test(f.path) },
 ];
 
 interface SymbolRule {
@@ -83,13 +102,17 @@ interface SymbolRule {
   /** Confirms the name (prefixes are case-insensitive and broad). */
   name: RegExp;
   kinds: SymbolKind[];
+  /** A symbol the name matches that is not such an operation after all. */
+  skip?: (s: SymbolRow) => boolean;
 }
 
 const CALLABLE: SymbolKind[] = ["function", "method"];
+/** Types that carry data about an operation (its options, arguments, failure), not the operation: `LoginOptions`, `AuthError`. */
+const DATA_TYPE = /(Options|Opts|Args|Params|Types?|Error|Exception)$/;
 const SYMBOL_RULES: SymbolRule[] = [
-  { id: "deletion-function", category: "data_deletion", confidence: "medium", reason: "defines a delete/purge/erase operation", prefixes: ["delete", "purge", "erase", "destroy", "drop", "truncate", "wipe"], name: /^(delete|purge|erase|destroy|drop|truncate|wipe)([A-Z_]|$)/i, kinds: CALLABLE },
-  { id: "auth-function", category: "auth_boundary", confidence: "medium", reason: "defines an authentication or authorization check", prefixes: ["auth", "login", "permission", "checkPermission", "hasRole", "verifyToken", "jwt", "oauth", "csrf"], name: /^(authent|authori[sz]|auth[A-Z_]|auth$|login|permission|checkPermission|hasRole|verifyToken|jwt|oauth|csrf)/i, kinds: [...CALLABLE, "class"] },
-  { id: "billing-function", category: "billing_pricing", confidence: "medium", reason: "defines billing, payment or pricing logic", prefixes: ["price", "pricing", "billing", "invoice", "payment", "refund", "discount", "subscription", "checkout", "unitPrice"], name: /^(price|pricing|billing|invoice|payment|refund|discount|subscription|checkout|unitPrice)/i, kinds: [...CALLABLE, "class"] },
+  { id: "deletion-function", category: "data_deletion", confidence: "medium", reason: "defines a delete/purge/erase operation", prefixes: ["delete", "purge", "erase", "destroy", "drop", "wipe"], name: /^([Dd]elete|[Pp]urge|[Ee]rase|[Dd]estroy|[Dd]rop|[Ww]ipe)(?![a-z])/, kinds: CALLABLE, skip: (s) => s.name === "drop" && s.path.endsWith(".rs") },
+  { id: "auth-function", category: "auth_boundary", confidence: "medium", reason: "defines an authentication or authorization check", prefixes: ["auth", "login", "permission", "checkPermission", "hasRole", "verifyToken", "jwt", "oauth", "csrf"], name: /^([Aa]uthent|[Aa]uthori[sz]|[Aa]uth(?![a-z])|AUTH_|[Ll]ogin(?![a-z])|[Pp]ermission|checkPermission|hasRole|verifyToken|[Jj]wt|JWT|[Oo][Aa]uth|OAUTH|[Cc]srf|CSRF)/, kinds: [...CALLABLE, "class"], skip: (s) => s.kind === "class" && DATA_TYPE.test(s.name) },
+  { id: "billing-function", category: "billing_pricing", confidence: "medium", reason: "defines billing, payment or pricing logic", prefixes: ["price", "pricing", "billing", "invoice", "payment", "refund", "discount", "subscription", "unitPrice"], name: /^(price|pricing|billing|invoice|payment|refund|discount|subscription|unitPrice)/i, kinds: [...CALLABLE, "class"] },
 ];
 
 interface CategorizedContentRule extends ContentRule {
@@ -98,7 +121,6 @@ interface CategorizedContentRule extends ContentRule {
   reason: string;
 }
 
-const SOURCE = /\.(java|kt|kts|scala|groovy|go|rs|c|h|cc|cpp|hpp|cs|py|rb|php|swift|[cm]?[jt]sx?)$/;
 const CONTENT_RULES: CategorizedContentRule[] = [
   { id: "jvm-lock", category: "concurrency", confidence: "high", reason: "explicit lock", fragment: "Lock", line: /\b(ReentrantLock|ReentrantReadWriteLock|StampedLock)\b/, path: /\.(java|kt|scala|groovy)$/ },
   { id: "jvm-synchronized", category: "concurrency", confidence: "high", reason: "synchronized block or method", fragment: "synchronized", line: /\bsynchronized\b/, path: /\.(java|kt|scala|groovy)$/ },
@@ -131,14 +153,14 @@ const CONTENT_RULES: CategorizedContentRule[] = [
   // Turning untrusted bytes into objects.
   { id: "python-pickle", category: "deserialization", confidence: "high", reason: "unpickles data: code runs while loading", fragment: "load", line: /\b(c?[Pp]ickle|dill|joblib|marshal)\.loads?\(/, path: /\.py$/ },
   { id: "python-yaml-load", category: "deserialization", confidence: "medium", reason: "yaml.load without the safe loader", fragment: "yaml.", line: /\byaml\.(unsafe_load|load)\((?![^)]*Safe)/, path: /\.py$/ },
-  { id: "jvm-object-stream", category: "deserialization", confidence: "high", reason: "Java object deserialization", fragment: "ObjectInputStream", line: /\bObjectInputStream\b/, path: /\.(java|kt|scala|groovy)$/ },
+  { id: "jvm-object-stream", category: "deserialization", confidence: "high", reason: "Java object deserialization", fragment: "ObjectInputStream", line: /\bnew \w*ObjectInputStream\(|\bObjectInputStream\s+\w+\s*[=,)]|\bextends\s+ObjectInputStream\b/, path: /\.(java|kt|scala|groovy)$/ },
   { id: "ruby-marshal", category: "deserialization", confidence: "high", reason: "Marshal.load of data", fragment: "Marshal.load", line: /\bMarshal\.load\(/, path: /\.rb$/ },
   { id: "php-unserialize", category: "deserialization", confidence: "high", reason: "unserialize of data", fragment: "unserialize", line: /\bunserialize\(/, path: /\.php$/ },
   // SQL put together from strings: injection if any part comes from input.
   { id: "sql-string-built", category: "sql_from_strings", confidence: "medium", reason: "SQL built with formatting or concatenation", fragment: "execute", line: /\.(execute|executemany|executescript|raw)\(\s*(f["']|["'][^"'\n]*["']\s*(%|\+|\.format\())/, path: /\.(py|rb|php|[cm]?[jt]sx?)$/ },
   { id: "jdbc-string-built", category: "sql_from_strings", confidence: "medium", reason: "SQL built by concatenation", fragment: "execute", line: /\.(executeQuery|executeUpdate|execute|prepareStatement)\(\s*"[^"\n]*"\s*\+/, path: /\.(java|kt|scala|groovy)$/ },
   // Signing and the secrets sessions and tokens are signed with.
-  { id: "session-secret", category: "crypto_secrets", confidence: "medium", reason: "a signing secret (sessions, tokens)", fragment: "secret", line: /\b(SECRET_KEY|secret_key|session_secret|SESSION_SECRET|JWT_SECRET|jwt_secret|signing_key|SIGNING_KEY)\b/, path: SOURCE },
+  { id: "session-secret", category: "crypto_secrets", confidence: "medium", reason: "a signing secret (sessions, tokens)", fragment: "secret", line: /\b(SECRET_KEY|secret_key|session_secret|SESSION_SECRET|JWT_SECRET|jwt_secret|signing_key|SIGNING_KEY)\b/, path: SOURCE, codeOnly: true },
   { id: "itsdangerous-signing", category: "crypto_secrets", confidence: "high", reason: "signs data with itsdangerous", fragment: "itsdangerous", line: /\bitsdangerous\b/, path: /\.py$/ },
   { id: "hmac-signing", category: "crypto_secrets", confidence: "high", reason: "HMAC signing or verification", fragment: "hmac", line: /\bhmac\.(new|compare_digest|digest)\(|\bcreateHmac\(|\bHmac(Sha\d+)?\b|\bMac\.getInstance\(/, path: SOURCE },
   { id: "jwt-signing", category: "crypto_secrets", confidence: "high", reason: "signs or verifies JSON web tokens", fragment: "jwt", line: /\bjwt\.(encode|decode|sign|verify)\(/, path: SOURCE },
@@ -146,6 +168,19 @@ const CONTENT_RULES: CategorizedContentRule[] = [
   { id: "spring-security", category: "security_config", confidence: "high", reason: "security framework configuration", fragment: "Security", line: /@Enable(Web|GlobalMethod|Method|WebFlux)Security\b/, path: /\.(java|kt)$/ },
   { id: "method-authorization", category: "auth_boundary", confidence: "high", reason: "method-level authorization annotation", fragment: "@", line: /@(PreAuthorize|PostAuthorize|Secured|RolesAllowed)\b/, path: /\.(java|kt)$/ },
 ];
+
+function pathRuleApplies(r: PathRule, f: FileRow): boolean {
+  return r.test(f) && (r.anywhere === true || !outsideProduct(f.path));
+}
+
+function symbolRuleApplies(r: SymbolRule, s: SymbolRow): boolean {
+  if (!r.kinds.includes(s.kind) || !r.name.test(s.name) || r.skip?.(s)) return false;
+  if (s.qualifiedName.split(/[.#:]/).slice(-2).some((part) => TEST_DOUBLE_NAME.test(part))) return false;
+  return !s.file.isVendored && !s.file.isGenerated && !outsideProduct(s.path) && !DECLARATION_FILE.test(s.path);
+}
+
+/** Content rules read product code only: generated files have their own hint, and tests, docs and examples none. */
+const skipForContent = (f: { path: string; isGenerated: boolean }) => f.isGenerated || outsideProduct(f.path) || isDocPath(f.path);
 
 function hintOrder(a: RiskHint, b: RiskHint): number {
   return CONFIDENCE_ORDER[a.confidence] - CONFIDENCE_ORDER[b.confidence] || a.path.localeCompare(b.path) || a.startLine - b.startLine || a.rule.localeCompare(b.rule);
@@ -182,7 +217,7 @@ export async function riskMap(ctx: QueryContext): Promise<{ map: RiskMap; eviden
   for (const f of await ctx.store.listFiles(ctx.index.id)) {
     if (f.skipReason !== null || f.isVendored || isTestPath(f.path)) continue;
     for (const r of PATH_RULES) {
-      if (!r.test(f)) continue;
+      if (!pathRuleApplies(r, f)) continue;
       keep(f);
       const reason = typeof r.reason === "string" ? r.reason : r.reason(f);
       hints.push({ category: r.category, rule: r.id, reason, path: f.path, startLine: 1, endLine: Math.max(1, f.lineCount ?? 1), confidence: r.confidence, module: moduleName(f.path) });
@@ -190,6 +225,7 @@ export async function riskMap(ctx: QueryContext): Promise<{ map: RiskMap; eviden
   }
   for (const e of (await findEntrypoints(ctx, k)).items) {
     if (e.type !== "package-main" && e.type !== "cli-bin" && e.type !== "http-controller" && e.type !== "http-route") continue;
+    if (outsideProduct(e.path)) continue;
     const f = await ctx.store.getFile(ctx.index.id, e.path);
     if (!f) continue;
     keep(f);
@@ -203,7 +239,7 @@ export async function riskMap(ctx: QueryContext): Promise<{ map: RiskMap; eviden
       if (rows.length >= SYMBOL_LIMIT) truncated = true;
       for (const s of rows) {
         const key = `${s.path}:${s.startLine}:${s.name}`;
-        if (seen.has(key) || !r.name.test(s.name) || s.file.isVendored || s.file.isGenerated || isTestPath(s.path)) continue;
+        if (seen.has(key) || !symbolRuleApplies(r, s)) continue;
         seen.add(key);
         keep(s.file);
         hints.push({ category: r.category, rule: r.id, reason: `${r.reason}: ${s.kind} ${s.qualifiedName}`, path: s.path, startLine: s.startLine, endLine: s.endLine, confidence: r.confidence, module: moduleName(s.path) });
@@ -218,16 +254,15 @@ export async function riskMap(ctx: QueryContext): Promise<{ map: RiskMap; eviden
     for (const s of types) {
       const m = k.moduleOf(s.path);
       if (s.visibility !== "public" || s.container !== null || !m || !libraries.has(m.path)) continue;
-      if (INTERNAL_PATH.test(s.path) || s.file.isVendored || s.file.isGenerated || isTestPath(s.path)) continue;
+      if (INTERNAL_PATH.test(s.path) || s.file.isVendored || s.file.isGenerated || outsideProduct(s.path)) continue;
       keep(s.file);
       hints.push({ category: "public_api", rule: "library-public-type", reason: `public ${s.kind} ${s.qualifiedName} of library ${m.name}`, path: s.path, startLine: s.startLine, endLine: s.startLine, confidence: "low", module: m.name });
     }
   }
   for (const r of CONTENT_RULES) {
-    const found = await scanContentRule(ctx, r, CONTENT_LIMITS);
+    const found = await scanContentRule(ctx, r, { ...CONTENT_LIMITS, skip: skipForContent });
     truncated ||= found.more;
     for (const m of found.matches) {
-      if (isTestPath(m.file.path) || isDocPath(m.file.path)) continue;
       keep(m.file);
       const line = m.lines[0]!;
       const more = m.matchedLines > 1 ? ` (${m.matchedLines} lines in this file, first at ${m.lines.join(", ")})` : "";
@@ -274,10 +309,11 @@ export async function riskHintsFor(ctx: QueryContext, paths: Iterable<string>): 
     const hints: RiskHint[] = [];
     const add = (h: Omit<RiskHint, "path" | "module">) => hints.push({ ...h, path: f.path, module: moduleName });
     for (const r of PATH_RULES) {
-      if (r.test(f)) add({ category: r.category, rule: r.id, reason: typeof r.reason === "string" ? r.reason : r.reason(f), startLine: 1, endLine: Math.max(1, f.lineCount ?? 1), confidence: r.confidence });
+      if (pathRuleApplies(r, f)) add({ category: r.category, rule: r.id, reason: typeof r.reason === "string" ? r.reason : r.reason(f), startLine: 1, endLine: Math.max(1, f.lineCount ?? 1), confidence: r.confidence });
     }
     for (const e of entrypoints) {
       if (e.path !== f.path || (e.type !== "package-main" && e.type !== "cli-bin" && e.type !== "http-controller" && e.type !== "http-route")) continue;
+      if (outsideProduct(e.path)) continue;
       const line = e.startLine ?? 1;
       add({ category: "public_api", rule: `entrypoint-${e.type}`, reason: `${e.type.replace("-", " ")} exposed to users or other packages`, startLine: line, endLine: e.endLine ?? line, confidence: e.type === "package-main" || e.type === "cli-bin" ? "high" : "medium" });
     }
@@ -285,24 +321,20 @@ export async function riskHintsFor(ctx: QueryContext, paths: Iterable<string>): 
       const m = k.moduleOf(f.path);
       for (const sym of await ctx.store.findSymbols(ctx.index.id, { path: f.path, limit: 5000 })) {
         for (const r of SYMBOL_RULES) {
-          if (r.kinds.includes(sym.kind) && r.name.test(sym.name)) add({ category: r.category, rule: r.id, reason: `${r.reason}: ${sym.kind} ${sym.qualifiedName}`, startLine: sym.startLine, endLine: sym.endLine, confidence: r.confidence });
+          if (symbolRuleApplies(r, sym)) add({ category: r.category, rule: r.id, reason: `${r.reason}: ${sym.kind} ${sym.qualifiedName}`, startLine: sym.startLine, endLine: sym.endLine, confidence: r.confidence });
         }
         const publicType = (sym.kind === "class" || sym.kind === "interface" || sym.kind === "enum") && sym.visibility === "public" && sym.container === null;
-        if (publicType && m && libraries.has(m.path) && !INTERNAL_PATH.test(f.path)) {
+        if (publicType && m && libraries.has(m.path) && !INTERNAL_PATH.test(f.path) && !outsideProduct(f.path)) {
           add({ category: "public_api", rule: "library-public-type", reason: `public ${sym.kind} ${sym.qualifiedName} of library ${m.name}`, startLine: sym.startLine, endLine: sym.startLine, confidence: "low" });
         }
       }
     }
-    if (!isDocPath(f.path) && !f.isSecretSuspect) {
+    if (!skipForContent(f) && !f.isSecretSuspect) {
       const text = (await ctx.store.getContent(ctx.index.id, f.path))?.split("\n") ?? [];
-      const prose = proseLines(f.path, text);
+      const skipped = skippedLines(f.path, text);
       for (const r of CONTENT_RULES) {
         if (r.path && !r.path.test(f.path)) continue;
-        const lines = text.flatMap((l, i) => {
-          if (prose[i]) return [];
-          r.line.lastIndex = 0;
-          return r.line.test(l) ? [i + 1] : [];
-        });
+        const lines = text.flatMap((l, i) => (!skipped[i] && lineMatches(r, l) ? [i + 1] : []));
         if (lines.length === 0) continue;
         const more = lines.length > 1 ? ` (${lines.length} lines in this file, first at ${lines.slice(0, 5).join(", ")})` : "";
         add({ category: r.category, rule: r.id, reason: `${r.reason}${more}`, startLine: lines[0]!, endLine: lines[0]!, confidence: r.confidence });
