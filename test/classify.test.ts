@@ -258,6 +258,8 @@ describe("detectGenerated", () => {
     ["not a lock file name", "docs/yarn.lock.md", "# notes\n"],
     ["protobuf source", "proto/user.proto", 'syntax = "proto3";\n'],
     ["pb without suffix", "src/pb.go", "package src\n"],
+    ["an installer definition committed under build/", "build/windows/installer.wxs", "<Wix/>\n"],
+    ["a packaging script committed under build/", "build/macOS/package.sh", "#!/bin/sh\n"],
     ["vendor-like file name", "src/vendor.ts", "export {};\n"],
     ["vendors folder (not vendor)", "src/vendors/a.ts", "export {};\n"],
     ["pods lowercase (k8s source)", "pkg/pods/list.go", "package pods\n"],

@@ -53,6 +53,12 @@ function pythonBundled(segs: string[], last: number): boolean {
  */
 const ROOT_OUTPUT_DIRS: ReadonlySet<string> = new Set(["dist", "build", "target", "out", "coverage", "obj"]);
 
+/**
+ * Files a top-level `build/` holds as hand-written packaging sources rather than output (installer definitions,
+ * package manifests, scripts): a compiler writes classes, objects and bundles there, not these.
+ */
+const PACKAGING_SOURCE = /\.(xml|wxs|wxi|wixproj|plist|entitlements|nsi|iss|spec|sh|ps1|bat|cmd|desktop|rc|manifest|in|cmake|mk|md|txt|ya?ml|toml)$/i;
+
 /** Folders whose children are module roots in monorepos. */
 const MONOREPO_CONTAINER_DIRS: ReadonlySet<string> = new Set([
   "packages",
@@ -247,7 +253,7 @@ export function detectGenerated(path: string, content: string | null): Generated
     if (ANYWHERE_OUTPUT_DIRS.has(seg)) return generated(`build-output:${seg}`);
     const children = OUTPUT_DIR_CHILDREN.get(seg);
     if (children !== undefined && i + 1 < last && children.has(segs[i + 1]!)) return generated(`build-output:${seg}`);
-    if (ROOT_OUTPUT_DIRS.has(seg) && (i === 0 || (i === 2 && MONOREPO_CONTAINER_DIRS.has(segs[0]!)))) {
+    if (ROOT_OUTPUT_DIRS.has(seg) && (i === 0 || (i === 2 && MONOREPO_CONTAINER_DIRS.has(segs[0]!))) && !(seg === "build" && PACKAGING_SOURCE.test(base))) {
       return generated(`build-output:${seg}`);
     }
   }

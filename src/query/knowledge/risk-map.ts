@@ -109,9 +109,11 @@ interface SymbolRule {
 const CALLABLE: SymbolKind[] = ["function", "method"];
 /** Types that carry data about an operation (its options, arguments, failure), not the operation: `LoginOptions`, `AuthError`. */
 const DATA_TYPE = /(Options|Opts|Args|Params|Types?|Error|Exception)$/;
+/** Functions that describe an operation to a person (its help, usage or message text) rather than perform it: `authHelp`. */
+const DESCRIBES = /(Help|Usage|Message|Text|Docs?|Example|Description|Hint)$/;
 const SYMBOL_RULES: SymbolRule[] = [
   { id: "deletion-function", category: "data_deletion", confidence: "medium", reason: "defines a delete/purge/erase operation", prefixes: ["delete", "purge", "erase", "destroy", "drop", "wipe"], name: /^([Dd]elete|[Pp]urge|[Ee]rase|[Dd]estroy|[Dd]rop|[Ww]ipe)(?![a-z])/, kinds: CALLABLE, skip: (s) => s.name === "drop" && s.path.endsWith(".rs") },
-  { id: "auth-function", category: "auth_boundary", confidence: "medium", reason: "defines an authentication or authorization check", prefixes: ["auth", "login", "permission", "checkPermission", "hasRole", "verifyToken", "jwt", "oauth", "csrf"], name: /^([Aa]uthent|[Aa]uthori[sz]|[Aa]uth(?![a-z])|AUTH_|[Ll]ogin(?![a-z])|[Pp]ermission|checkPermission|hasRole|verifyToken|[Jj]wt|JWT|[Oo][Aa]uth|OAUTH|[Cc]srf|CSRF)/, kinds: [...CALLABLE, "class"], skip: (s) => s.kind === "class" && DATA_TYPE.test(s.name) },
+  { id: "auth-function", category: "auth_boundary", confidence: "medium", reason: "defines an authentication or authorization check", prefixes: ["auth", "login", "permission", "checkPermission", "hasRole", "verifyToken", "jwt", "oauth", "csrf"], name: /^([Aa]uthent|[Aa]uthori[sz]|[Aa]uth(?![a-z])|AUTH_|[Ll]ogin(?![a-z])|[Pp]ermission|checkPermission|hasRole|verifyToken|[Jj]wt|JWT|[Oo][Aa]uth|OAUTH|[Cc]srf|CSRF)/, kinds: [...CALLABLE, "class"], skip: (s) => (s.kind === "class" && DATA_TYPE.test(s.name)) || DESCRIBES.test(s.name) },
   { id: "billing-function", category: "billing_pricing", confidence: "medium", reason: "defines billing, payment or pricing logic", prefixes: ["price", "pricing", "billing", "invoice", "payment", "refund", "discount", "subscription", "unitPrice"], name: /^(price|pricing|billing|invoice|payment|refund|discount|subscription|unitPrice)/i, kinds: [...CALLABLE, "class"] },
 ];
 
