@@ -15,6 +15,11 @@ const NEW_FILE = `${PKG}/PricingGateway.java`;
 const HUGE = "data/huge-dump.sql";
 const TOOL = "get_change_impact_context";
 const count = tokenCounter("o200k_base");
+/** Tokens of the whole answer as the client's text content carries it: the envelope's JSON. */
+const answerTokens = (env: { isError: boolean }) => {
+  const { isError: _e, ...envelope } = env;
+  return count(JSON.stringify(envelope));
+};
 
 type Labelled = { trustLevel?: string };
 type Bundle = ChangeImpactBundle & {
@@ -141,11 +146,11 @@ describe("get_change_impact_context on the golden repository", () => {
   test("a token budget trims the least valuable items first and keeps coverage and prohibitions", async () => {
     const args = { candidatePaths: [SERVICE], symbols: ["QuoteService#quote"], changeType: "api_migration" };
     const full = await h.call(TOOL, args);
-    const budget = 1500;
-    assert.ok(count(JSON.stringify(full.data)) > budget, "the test needs a bundle larger than the budget");
+    const budget = 2200;
+    assert.ok(answerTokens(full) > budget, "the test needs a bundle larger than the budget");
     const env = await h.call(TOOL, { ...args, budgetTokens: budget });
     assert.equal(env.ok, true, JSON.stringify(env.data));
-    assert.ok(count(JSON.stringify(env.data)) <= budget);
+    assert.ok(answerTokens(env) <= budget, `${answerTokens(env)} tokens`);
     assert.equal(env.truncated, true);
     const b = bundleOf(env);
     const fullBundle = bundleOf(full);
@@ -162,6 +167,33 @@ describe("get_change_impact_context on the golden repository", () => {
     const error = tooSmall.data.error as { category: string; hint: string };
     assert.equal(error.category, "invalid_input");
     assert.match(error.hint, /raise budgetTokens to at least \d+/);
+  });
+
+  test("property: any budget and request either fits the whole answer the client reads, or says how much it needs", async () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const requests = [
+      { candidatePaths: [SERVICE], symbols: ["QuoteService#quote"], changeType: "api_migration" },
+      { candidatePaths: [SERVICE], changeType: "refactor" },
+      { candidatePaths: [SERVICE, NEW_FILE], changeType: "bug_fix", maxFiles: 3 },
+    ];
+    let fitted = 0;
+    for (let i = 0; i < 18; i++) {
+      const args = requests[i % requests.length]!;
+      const budget = Math.round(400 * Math.pow(40, rand()));
+      const env = await h.call(TOOL, { ...args, budgetTokens: budget });
+      if (!env.ok) {
+        const error = env.data.error as { category: string; hint: string };
+        assert.equal(error.category, "invalid_input", `case ${i}`);
+        assert.match(error.hint, /raise budgetTokens (to at least|above) \d+/, `case ${i}`);
+        continue;
+      }
+      fitted += 1;
+      assert.ok(answerTokens(env) <= budget, `case ${i}: ${answerTokens(env)} tokens > budget ${budget}`);
+      const b = bundleOf(env);
+      assert.ok(b.coverage && b.instructions.forbiddenPaths, `case ${i}: coverage and prohibitions stay`);
+    }
+    assert.ok(fitted >= 9, `${fitted} of 18 budgets fitted`);
   });
 
   test("a tight budget drops a file's inventory (its fields) before any call site or related test", async () => {

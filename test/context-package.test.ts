@@ -90,16 +90,18 @@ describe("build_context_package on the golden repository", () => {
     await h.close();
   });
 
-  test("return: rendered gives data.rendered alone, within budgetTokens; the full answer says what comes on top", async () => {
+  test("return: rendered gives data.rendered alone, the whole answer within budgetTokens; the full answer says what comes on top", async () => {
     const args = { purpose: "editing", goal: "Reject quotes for more than 1000 units in QuoteService#quote", symbols: ["QuoteService#quote"], contract: CONTRACT, budgetTokens: 3000 };
     const full = await h.call("build_context_package", args);
     const alone = await h.call("build_context_package", { ...args, return: "rendered" });
     assert.equal(alone.ok, true, JSON.stringify(alone.data));
     assert.deepEqual(Object.keys(alone.data), ["rendered"]);
     const prompt = (alone.data.rendered as { prompt: string }).prompt;
-    // The same package but for its id (each build is a new package).
-    assert.equal(prompt.replace(/ctx_[\w-]+/g, "ctx"), (full.data.rendered as { prompt: string }).prompt.replace(/ctx_[\w-]+/g, "ctx"));
+    // The whole answer, envelope and evidence included, is what the budget bounds here: the prompt is what is left.
+    const { isError: _e, ...answer } = alone;
+    assert.ok(count(JSON.stringify(answer)) <= 3000, `${count(JSON.stringify(answer))} tokens`);
     assert.ok(count(prompt) <= 3000, `${count(prompt)} tokens`);
+    assert.ok(prompt.includes("QuoteService"), "the package is still about the target");
     assert.ok(count(JSON.stringify(alone.data)) < count(JSON.stringify(full.data)) / 1.5, "blocks, manifest and quality were most of the full answer");
   });
 
@@ -172,6 +174,25 @@ describe("build_context_package on the golden repository", () => {
       if (texts.join("\n").includes('get_file_slice {"path":"docs/keys/[REDACTED].txt"')) pointed += 1;
     }
     assert.ok(pointed > 0, "some budget shows the secret-named file as a pointer");
+  });
+
+  test("property: with return: rendered the whole answer the client reads stays within budgetTokens, or says what it needs", async () => {
+    const files = (await h.store.listFiles(h.index.indexId)).filter((f) => f.skipReason === null && !f.isBinary).map((f) => f.path);
+    const rand = prng(20261202);
+    let fitted = 0;
+    for (let i = 0; i < 16; i++) {
+      const budget = Math.round(300 * Math.pow(100, rand()));
+      const picks = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 4) }, () => files[Math.floor(rand() * files.length)]!))];
+      const env = await h.call("build_context_package", { purpose: i % 2 ? "planning" : "editing", goal: "Tighten quote validation", candidatePaths: picks, contract: CONTRACT, budgetTokens: budget, return: "rendered" });
+      const { isError: _e, ...answer } = env;
+      if (!env.ok) {
+        assert.match((env.data.error as { hint: string }).hint, /budgetTokens/, `case ${i}`);
+        continue;
+      }
+      fitted += 1;
+      assert.ok(count(JSON.stringify(answer)) <= budget, `case ${i}: ${count(JSON.stringify(answer))} tokens > budget ${budget}`);
+    }
+    assert.ok(fitted >= 12, `${fitted} of 16 fitted`);
   });
 
   test("property: any budget from 200 to 32,000 and any candidate set stays within budget, keeps policy, and lists its evidence", async () => {

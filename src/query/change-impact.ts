@@ -41,6 +41,8 @@ export interface ChangeImpactInput {
 export interface ChangeImpactEnv extends InstructionEnv {
   /** Tokens `data` takes as the client receives it (after projection); the raw JSON when absent. */
   measure?: (data: { bundle: ChangeImpactBundle }, labels: Map<string, LabelInput>) => number;
+  /** Tokens the evidence of a bundle takes as the client receives it; absent: the budget counts `data` alone. */
+  measureEvidence?: (evidence: EvidenceDraft[], labels: Map<string, LabelInput>) => number;
 }
 
 export interface DefinedSymbol {
@@ -221,8 +223,11 @@ export async function changeImpact(ctx: QueryContext, env: ChangeImpactEnv, inpu
     coverage: c.coverage,
   };
   const measure = env.measure ?? defaultMeasure();
-  const bundle = input.budgetTokens === undefined ? full : fitBudget(full, input.budgetTokens, (b) => measure({ bundle: b }, c.labels));
-  const evidence = evidenceOf(bundle, { tests: tests.evidence, owners: owners.evidence, instructions: ins.evidence }, c.files);
+  const cited = { tests: tests.evidence, owners: owners.evidence, instructions: ins.evidence };
+  // Evidence follows the items kept, so it is counted with each try: the budget holds both.
+  const tokens = (b: ChangeImpactBundle) => measure({ bundle: b }, c.labels) + (env.measureEvidence?.(evidenceOf(b, cited, c.files), c.labels) ?? 0);
+  const bundle = input.budgetTokens === undefined ? full : fitBudget(full, input.budgetTokens, tokens);
+  const evidence = evidenceOf(bundle, cited, c.files);
   return { bundle, evidence, labels: c.labels, warnings: uniqueBy(c.warnings, (w) => `${w.code}\u0000${w.message}`), truncated: bundle.coverage.truncated.length > 0 };
 }
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { QueryContext, QueryResult } from "../query/context.js";
 import type { ServerDeps } from "./deps.js";
+import type { TokenizerName } from "../query/context-package/types.js";
 
 export interface ToolAnnotations {
   title: string;
@@ -35,6 +36,17 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, D extends T
   inputSchema: S;
   annotations: ToolAnnotations;
   handler: (args: z.infer<S>, ctx: QueryContext, deps: ServerDeps) => Promise<ToolOutput<D>>;
+  /** For a tool whose budget argument bounds the whole answer: that budget, for these arguments (null: none given). */
+  wholeBudget?: (args: z.infer<S>) => WholeBudget | null;
+}
+
+/** A budget on a whole answer: its size, the encoding it is counted in, and the arguments for a smaller try. */
+export interface WholeBudget {
+  tokens: number;
+  tokenizer: TokenizerName;
+  /** The least the handler's own budget may be given. */
+  min: number;
+  rerun(handlerBudget: number): Record<string, unknown>;
 }
 
 /**

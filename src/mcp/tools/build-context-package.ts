@@ -58,7 +58,7 @@ export const buildContextPackageSchema = z.strictObject({
   return: z
     .enum(["full", "rendered"])
     .default("full")
-    .describe("full: rendered plus the package's blocks, manifest and quality; rendered: data.rendered alone, within budgetTokens"),
+    .describe("full: rendered plus the package's blocks, manifest and quality; rendered: data.rendered alone, and the whole answer (envelope, evidence and all) within budgetTokens"),
   target: z.enum(RENDER_TARGETS).default("local").describe("Message shape of data.rendered: openai, anthropic, gemini or local (one prompt)"),
   tokenizer: z.enum(TOKENIZERS).default("o200k_base").describe("Encoding the budget is counted in"),
   maxFiles: z.number().int().min(1).max(MAX_FILES).default(DEFAULT_MAX_FILES).describe("Files per list (candidates, call sites)"),
@@ -98,4 +98,7 @@ export const buildContextPackageTool = defineTool({
   inputSchema: buildContextPackageSchema,
   annotations: { title: "Build context package", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: contextPackageOutput,
+  // With return: rendered the whole answer (envelope, evidence and identity included) stays within budgetTokens.
+  wholeBudget: (a) =>
+    a.return === "rendered" ? { tokens: a.budgetTokens, tokenizer: a.tokenizer, min: MIN_BUDGET_TOKENS, rerun: (t) => ({ ...a, budgetTokens: t }) } : null,
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { projectData } from "../../policy/projection.js";
+import { projectData, projectEvidence } from "../../policy/projection.js";
 import { CHANGE_TYPES, DEFAULT_MAX_FILES, changeImpact } from "../../query/change-impact.js";
 import { tokenCounter } from "../../query/context-package/tokens.js";
 import { defineTool } from "../../service/tool.js";
@@ -41,7 +41,7 @@ export const getChangeImpactContextSchema = z.strictObject({
     .min(MIN_BUDGET_TOKENS)
     .max(MAX_BUDGET_TOKENS)
     .optional()
-    .describe("Trim the bundle so that `data` fits this many o200k_base tokens; coverage and forbidden paths are never trimmed, and what was is listed in coverage.truncated"),
+    .describe("Trim the bundle so that the whole answer (envelope, data and evidence, as the text content carries it) fits this many o200k_base tokens; coverage and forbidden paths are never trimmed, and what was is listed in coverage.truncated"),
 });
 
 export const getChangeImpactContextTool = defineTool({
@@ -60,7 +60,11 @@ export const getChangeImpactContextTool = defineTool({
     // The budget is for what the client receives: measured after the projection runTool applies.
     const measure = (data: object, labels: Parameters<typeof projectData>[1]) =>
       count(JSON.stringify(projectData(data, labels, { index: ctx.index, wrapText: deps.wrapText ?? true }).value));
-    const r = await changeImpact(ctx, { root: deps.root, policy, measure }, args);
+    const measureEvidence = (evidence: Parameters<typeof projectEvidence>[0], labels: Parameters<typeof projectEvidence>[2]) =>
+      count(JSON.stringify(projectEvidence(evidence, ctx.index, labels, new Set(), new Set())));
+    const r = await changeImpact(ctx, { root: deps.root, policy, measure, measureEvidence }, args);
     return { data: { bundle: r.bundle }, evidence: r.evidence, labels: r.labels, warnings: r.warnings, truncated: r.truncated };
   },
+  wholeBudget: (a) =>
+    a.budgetTokens === undefined ? null : { tokens: a.budgetTokens, tokenizer: BUDGET_TOKENIZER, min: MIN_BUDGET_TOKENS, rerun: (t) => ({ ...a, budgetTokens: t }) },
 });
