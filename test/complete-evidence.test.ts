@@ -121,8 +121,7 @@ describe("a use as a value in a language whose references are calls, imports, ty
 
   before(async () => {
     ({ ctx, close } = await indexed({
-      "go.mod": "module example.com/srv\n\ngo 1.21\n",
-      "main.go": 'package main\n\nimport "net/http"\n\nfunc handler(w http.ResponseWriter, r *http.Request) {}\n\nfunc main() {\n\thttp.HandleFunc("/", handler)\n\thandler(nil, nil)\n}\n',
+      "main.c": "#include <signal.h>\n\nstatic void handler(int sig) {}\n\nint main(void) {\n\tsignal(SIGINT, handler);\n\thandler(0);\n\treturn 0;\n}\n",
     }));
   });
   after(async () => close());
@@ -130,13 +129,110 @@ describe("a use as a value in a language whose references are calls, imports, ty
   test("is listed as a lexical mention that says why, beside the parsed call", async () => {
     const r = await findSymbol(ctx, { symbol: "handler", intent: "references", maxResults: 50 });
     const byLine = new Map(r.items.map((h) => [h.startLine, h]));
-    assert.equal(byLine.get(9)?.matchType, "syntactic_reference");
-    const value = byLine.get(8);
+    assert.equal(byLine.get(7)?.matchType, "syntactic_reference");
+    const value = byLine.get(6);
     assert.equal(value?.matchType, "lexical_mention", JSON.stringify(r.items));
     assert.match(value!.reason, /use as a value .* is not parsed in this language/);
-    assert.equal(r.items.filter((h) => h.startLine === 9).length, 1, "a line a reference covers is not repeated as text");
+    assert.equal(r.items.filter((h) => h.startLine === 7).length, 1, "a line a reference covers is not repeated as text");
     const calls = await findSymbol(ctx, { symbol: "handler", intent: "call_sites", maxResults: 50 });
-    assert.deepEqual(calls.items.map((h) => h.startLine), [9]);
+    assert.deepEqual(calls.items.map((h) => h.startLine), [7]);
+  });
+});
+
+const GO = `package main
+
+import (
+\t"fmt"
+\t"net/http"
+)
+
+const Limit = 10
+
+func handler(w http.ResponseWriter, r *http.Request) {}
+
+func Run(items []string) {
+\thttp.HandleFunc("/", handler)
+\tcb := handler
+\tfor i, item := range items {
+\t\tfmt.Println(i, item, Limit, Config{Limit: Limit})
+\t}
+\tfn := func(handler int) int { return handler + Limit }
+\t_ = fn
+\tcb(nil, nil)
+}
+`;
+
+const RUST = `use crate::filter::SizeFilter;
+
+const LIMIT: usize = 10;
+
+fn parse_size(s: &str) -> usize { s.len() }
+
+fn main() {
+    let value_parser = SizeFilter::from_string;
+    let f = parse_size;
+    if let Some(x) = items().first() { println!("{} {}", x, LIMIT); }
+    for item in list { consume(item, value_parser, f); }
+    let cb = |parse_size: usize| parse_size + LIMIT;
+    register(parse_size);
+}
+`;
+
+const JAVA = `package com.acme;
+
+import java.util.List;
+
+public class QuoteService {
+    private static final int LIMIT = 10;
+    private final Repo repo;
+
+    public QuoteService(Repo repo) { this.repo = repo; }
+
+    @Retry(times = LIMIT)
+    public int quote(List<String> items) {
+        int total = LIMIT;
+        for (String item : items) { total += Pricing.price(item); }
+        Runnable r = () -> register(QuoteService::quote, Defaults.VALUE);
+        items.forEach(x -> consume(x, LIMIT));
+        return total;
+    }
+}
+`;
+
+describe("Go, Rust and Java names used as values", () => {
+  const refs = async (language: string, path: string, text: string) => {
+    const ex = await SymbolExtractor.create();
+    return (await ex.extract(language, path, text)).references;
+  };
+  const at = (list: { name: string; line: number; kind: string }[], name: string) => list.filter((r) => r.name === name).map((r) => `${r.line}:${r.kind}`);
+
+  test("Go: a function passed and assigned, a constant read and a package receiver; locals, parameters and literal keys are not", async () => {
+    const r = await refs("go", "main.go", GO);
+    assert.deepEqual(at(r, "handler"), ["13:value", "14:value"], "the parameter named handler in the literal shadows it");
+    const limits = r.filter((x) => x.name === "Limit").map((x) => `${x.line}:${x.column}:${x.kind}`);
+    assert.deepEqual(limits, ["16:24:value", "16:45:value", "18:49:value"], "read three times; the struct literal's key Limit is no use");
+    assert.deepEqual(at(r, "fmt"), ["4:import", "16:value"]);
+    for (const local of ["cb", "i", "item", "fn", "w", "r", "items"]) assert.deepEqual(at(r, local), [], local);
+  });
+
+  test("Rust: a path and a function used as values, a constant in a macro; let, if-let, loop and closure bindings are not", async () => {
+    const r = await refs("rust", "src/main.rs", RUST);
+    assert.deepEqual(at(r, "from_string"), ["8:value"]);
+    assert.deepEqual(at(r, "SizeFilter"), ["1:import", "8:value"]);
+    assert.deepEqual(at(r, "parse_size"), ["9:value", "13:value"], "the closure parameter named parse_size shadows it");
+    assert.deepEqual(at(r, "LIMIT"), ["10:value", "12:value"]);
+    assert.deepEqual(at(r, "filter"), [], "a path inside use is an import, not a value");
+    for (const local of ["value_parser", "f", "x", "item", "cb", "s"]) assert.deepEqual(at(r, local), [], local);
+  });
+
+  test("Java: constants read, classes as receivers, an annotation's argument; parameters, locals, lambda parameters and fields' own names are not", async () => {
+    const r = await refs("java", "src/main/java/com/acme/QuoteService.java", JAVA);
+    assert.deepEqual(at(r, "LIMIT"), ["11:value", "13:value", "16:value"]);
+    assert.deepEqual(at(r, "Pricing"), ["14:value"]);
+    assert.deepEqual(at(r, "QuoteService"), ["15:value"]);
+    assert.deepEqual(at(r, "Defaults"), ["15:value"]);
+    assert.deepEqual(at(r, "repo"), ["9:reference"], "this.repo is the field; the parameter repo is a local");
+    for (const local of ["items", "total", "item", "r", "x", "times"]) assert.deepEqual(at(r, local).filter((k) => k.endsWith(":value")), [], local);
   });
 });
 

@@ -10,7 +10,7 @@ export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
  * Elsewhere references are calls, imports, types and member accesses, and a value use is found only as text.
  * (test/complete-evidence.test.ts keeps this list and the queries in step.)
  */
-export const VALUE_REFERENCE_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx"]);
+export const VALUE_REFERENCE_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx", "rust", "go", "java"]);
 
 /**
  * `scip`: a SCIP index from the build (scip-typescript, scip-python, …) resolved this file's references; its

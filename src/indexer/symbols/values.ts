@@ -70,11 +70,12 @@ export function localValueUses(context: ValueContext, candidates: { start: numbe
     (locals.get(scope) ?? locals.set(scope, new Set()).get(scope)!).add(name);
   }
   for (const [i, { start: at, name }] of candidates.entries()) {
-    if (context.members.has(at) || drop.has(at)) continue;
+    if (drop.has(at)) continue;
     if (context.labels.has(at) || inside(context.skips, at)) {
       drop.add(at);
       continue;
     }
+    if (context.members.has(at)) continue;
     for (const s of around[i]!) {
       if (declaredGlobal.get(s)?.has(name)) break;
       if (locals.get(s)?.has(name)) {

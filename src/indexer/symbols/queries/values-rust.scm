@@ -1,0 +1,37 @@
+; Names used as values in Rust (appended after rust.scm, so calls, imports, types and fields win first): a function,
+; constant or static passed, assigned, returned or put in a struct (`value_parser = SizeFilter::from_string`,
+; `.map(parse_size)`, `LIMIT + n`), the last segment of a path used as a value, identifiers inside macro arguments.
+; Locals are told apart in code (values.ts) from what these patterns mark: function, closure, block, loop, `if`/`while`
+; and match-arm scopes; `let`, parameter, closure, loop and pattern bindings; item names, enum variants, labels,
+; lifetimes and attributes.
+
+((identifier) @name @reference.value (#not-any-of? @name "_" "self" "Self" "crate" "super" "Some" "None" "Ok" "Err"))
+((scoped_identifier name: (identifier) @name) @reference.value (#not-any-of? @name "new" "default"))
+
+[(function_item) (closure_expression) (block) (match_arm) (for_expression) (if_expression) (while_expression)] @value.scope
+[(use_declaration) (attribute_item) (inner_attribute_item) (macro_definition)] @value.skip
+
+(let_declaration pattern: (identifier) @value.bind)
+(parameter pattern: (identifier) @value.bind)
+(closure_parameters (identifier) @value.bind)
+(for_expression pattern: (identifier) @value.bind)
+(match_pattern (identifier) @value.bind)
+(let_condition pattern: (identifier) @value.bind)
+[(tuple_pattern (identifier) @value.bind) (tuple_struct_pattern (identifier) @value.bind) (slice_pattern (identifier) @value.bind)
+ (ref_pattern (identifier) @value.bind) (mut_pattern (identifier) @value.bind) (reference_pattern (identifier) @value.bind)
+ (captured_pattern (identifier) @value.bind) (or_pattern (identifier) @value.bind) (field_pattern (identifier) @value.bind)
+ (field_pattern name: (shorthand_field_identifier) @value.bind)]
+; Module segments of a path (`std::collections::HashMap`, `fmt::Formatter`, `u64::from`) name no definition a use
+; would be of; type and enum segments (`SizeFilter::from_string`, `Movement::Inbound`) stay.
+((scoped_identifier path: (identifier) @value.label) (#match? @value.label "^[a-z_][a-z0-9_]*$"))
+((scoped_type_identifier path: (identifier) @value.label) (#match? @value.label "^[a-z_][a-z0-9_]*$"))
+((_ path: (scoped_identifier name: (identifier) @value.label)) (#match? @value.label "^[a-z_][a-z0-9_]*$"))
+(function_item name: (identifier) @value.label)
+(function_signature_item name: (identifier) @value.label)
+(const_item name: (identifier) @value.label)
+(static_item name: (identifier) @value.label)
+(mod_item name: (identifier) @value.label)
+(enum_variant name: (identifier) @value.label)
+(lifetime (identifier) @value.label)
+(label (identifier) @value.label)
+(scoped_identifier name: (identifier) @value.member)
