@@ -429,3 +429,58 @@ describe("risk hints name the product's risks, not look-alikes (labelled precisi
     assert.deepEqual(mains, ["package.json:entrypoint-package-main"]);
   });
 });
+
+describe("shared names resolved by package and import in Go, Java and Rust", () => {
+  let ctx: QueryContext;
+  let close: () => Promise<void>;
+
+  before(async () => {
+    ({ ctx, close } = await indexed({
+      "go.mod": "module example.com/app\n\ngo 1.21\n",
+      "internal/cache/cache.go": "package cache\n\nfunc New() *Cache { return nil }\n\ntype Cache struct{}\n\nfunc warm() { _ = New() }\n",
+      "internal/store/store.go": "package store\n\nfunc New() int { return 1 }\n",
+      "internal/store/use.go": "package store\n\nvar made = New()\n",
+      "cmd/app/main.go": 'package main\n\nimport (\n\t"example.com/app/internal/cache"\n\tkv "example.com/app/internal/store"\n)\n\nfunc main() {\n\t_ = cache.New()\n\t_ = kv.New()\n}\n',
+      "src/main/java/com/acme/a/Config.java": "package com.acme.a;\n\npublic class Config {}\n",
+      "src/main/java/com/acme/b/Config.java": "package com.acme.b;\n\npublic class Config {}\n",
+      "src/main/java/com/acme/b/UseB.java": "package com.acme.b;\n\nclass UseB { Config c; }\n",
+      "src/main/java/com/acme/app/App.java": "package com.acme.app;\n\nimport com.acme.a.Config;\n\nclass App { Config c; }\n",
+      "src/main/java/com/acme/app/Wild.java": "package com.acme.app;\n\nimport com.acme.b.*;\n\nclass Wild { Config c; }\n",
+      "Cargo.toml": '[package]\nname = "tool"\nversion = "0.1.0"\n',
+      "src/lib.rs": "pub mod filter;\npub mod size;\n",
+      "src/filter.rs": "pub fn parse(s: &str) -> usize { s.len() }\n",
+      "src/size.rs": "pub fn parse(s: &str) -> u64 { 0 }\n",
+      "src/main.rs": "use crate::filter::parse;\nuse crate::size::{parse as parse_size};\n\nfn main() { let f = parse; parse(\"a\"); }\n",
+    }));
+  });
+  after(async () => close());
+
+  const lines = async (symbol: string, paths?: string[]) => {
+    const r = await findSymbol(ctx, { symbol, intent: "references", maxResults: 50, ...(paths ? { paths } : {}) });
+    return { r, hits: r.items.filter((h) => h.matchType === "syntactic_reference").map((h) => `${h.path}:${h.startLine}:${h.confidence}`) };
+  };
+
+  test("Go: the package's own New, and each import's by its name or alias", async () => {
+    const { r, hits } = await lines("cache.New");
+    assert.deepEqual(hits.sort(), ["cmd/app/main.go:9:high", "internal/cache/cache.go:7:high"]);
+    assert.ok(r.warnings.some((w) => w.code === "references_kept_apart"));
+    const store = await lines("store.New");
+    assert.deepEqual(store.hits.sort(), ["cmd/app/main.go:10:high", "internal/store/use.go:3:high"]);
+    const reason = store.r.items.find((h) => h.path === "internal/store/use.go")!.reason;
+    assert.match(reason, /in this package, internal\/store\/store\.go/);
+  });
+
+  test("Java: a single-type import first, then the file's own package, then a wildcard import", async () => {
+    const a = await lines("com.acme.a.Config");
+    assert.deepEqual(a.hits.filter((h) => h.startsWith("src/main/java/com/acme/app/") || h.includes("/b/")).sort(), ["src/main/java/com/acme/app/App.java:3:high", "src/main/java/com/acme/app/App.java:5:high"]);
+    const b = await lines("com.acme.b.Config");
+    assert.deepEqual(b.hits.filter((h) => !h.includes("/a/")).sort(), ["src/main/java/com/acme/app/Wild.java:5:high", "src/main/java/com/acme/b/UseB.java:3:high"]);
+  });
+
+  test("Rust: a use path names the module, an alias too", async () => {
+    const f = await lines("parse");
+    assert.ok(f.r.warnings.some((w) => w.code === "ambiguous_symbol"));
+    const all = f.r.items.filter((h) => h.matchType === "syntactic_reference" && h.path === "src/main.rs").map((h) => `${h.startLine}:${h.confidence}:${/filter\.rs|size\.rs/.exec(h.reason)?.[0] ?? "?"}`);
+    assert.deepEqual(all.sort(), ["1:high:filter.rs", "2:high:size.rs", "4:high:filter.rs", "4:high:filter.rs"]);
+  });
+});

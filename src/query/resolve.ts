@@ -1,13 +1,15 @@
 /**
  * Which of several same-named definitions a reference means, as far as a syntactic index can tell: the one in the
  * referencing file itself, or the one its imports name (Python `from m import name` / `import m`, absolute or
- * relative; JavaScript and TypeScript `import { name } from "./m"`, `import name from`, `require("./m")`). A member
- * access (`obj.name`) or an import from outside the repository stays unresolved.
+ * relative; JavaScript and TypeScript `import { name } from "./m"`, `import name from`, `require("./m")`; Go, Java,
+ * Kotlin and Rust packages and imports, resolve-packages.ts). A member access (`obj.name`, but for Go's `pkg.Name`)
+ * or an import from outside the repository stays unresolved.
  */
 import type { SymbolRow } from "../store/store.js";
 import { joinPath } from "../indexer/knowledge/manifests/common.js";
 import { jsModule } from "./knowledge/related/imports.js";
 import { dirName } from "./knowledge/related/names.js";
+import { packageCandidates } from "./resolve-packages.js";
 
 const PY_FROM = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)/gm;
 const PY_IMPORT = /^[ \t]*import[ \t]+([^\n#]+)/gm;
@@ -82,11 +84,19 @@ function pythonModulePath(path: string): string {
 
 /**
  * Of `defs` (same-named definitions), the one a reference in `fromPath` means: defined in that file, or imported
- * from the file that defines it; null when the text does not say. `member`: the reference is `obj.name`, whose
- * receiver no syntactic index resolves.
+ * from the file that defines it; null when the text does not say. `importLine`: the reference is an import, on this line. `member`: the reference is `receiver.name`
+ * (receiver null when it is not a plain name), which only Go's package qualifiers let a syntactic index resolve.
  */
-export function resolveDefinition(defs: readonly SymbolRow[], fromPath: string, language: string | null, text: string | null, member: boolean): SymbolRow | null {
-  if (member) return null;
+export function resolveDefinition(
+  defs: readonly SymbolRow[],
+  fromPath: string,
+  language: string | null,
+  text: string | null,
+  member: { receiver: string | null } | null,
+  importLine: string | null = null,
+): SymbolRow | null {
+  if (member && (language !== "go" || member.receiver === null || text === null)) return null;
+  if (member) return unique(packageCandidates(defs, fromPath, language, text!, member.receiver) ?? []);
   const local = defs.filter((d) => d.path === fromPath);
   if (local.length === 1) return local[0]!;
   if (text === null || local.length > 1) return null;
@@ -102,7 +112,14 @@ export function resolveDefinition(defs: readonly SymbolRow[], fromPath: string, 
   } else if (language === "javascript" || language === "typescript" || language === "tsx") {
     const sources = jsSources(text, fromPath, name);
     hits = defs.filter((d) => sources.includes(jsModule(d.path)));
+  } else {
+    // An import is resolved by its own line where the language's imports are one per line (a Rust alias, `use a::x as y`).
+    hits = (importLine !== null ? packageCandidates(defs, fromPath, language, importLine, null, true) : null) ?? packageCandidates(defs, fromPath, language, text, null) ?? [];
   }
-  const files = new Set(hits.map((h) => h.path));
-  return files.size === 1 ? hits[0]! : null;
+  return unique(hits);
+}
+
+/** The one definition file among candidates, or null when none or several. */
+function unique(hits: readonly SymbolRow[]): SymbolRow | null {
+  return new Set(hits.map((h) => h.path)).size === 1 ? hits[0]! : null;
 }

@@ -214,14 +214,14 @@ async function resolveReferences(texts: LinesFn, refs: ReferenceRow[], named: Sy
       continue;
     }
     const file = await texts(r.path);
-    const target = resolveDefinition(named, r.path, r.language, file?.text ?? null, isMemberAt(file?.lines[r.line - 1], r.column));
+    const target = resolveDefinition(named, r.path, r.language, file?.text ?? null, r.kind === "import" ? null : memberAt(file?.lines[r.line - 1], r.column), r.kind === "import" ? (file?.lines[r.line - 1] ?? null) : null);
     if (target && !defs.includes(target)) {
       keptApart += 1;
       continue;
     }
     hits.push(
       target
-        ? { ...base, confidence: "high", reason: `${r.kind} of ${target.qualifiedName} (${target.path === r.path ? "defined in this file" : `imported from ${target.path}`})` }
+        ? { ...base, confidence: "high", reason: `${r.kind} of ${target.qualifiedName} (${howResolved(target, r)})` }
         : { ...base, confidence: "medium", reason: `${r.kind} of '${r.name}'; ${named.length} definitions share this name and this use does not say which (a member access or an outside import)` },
     );
   }
@@ -242,10 +242,22 @@ function scipTargets(named: SymbolRow[], defs: SymbolRow[]): { resolve(target: s
   };
 }
 
-/** Whether the name at `column` (1-based) of this line follows a `.`, `->` or `::`: a member whose receiver is not resolved. */
-function isMemberAt(line: string | undefined, column: number): boolean {
+/** How a use was tied to its definition: the file itself, its package (a folder, in Go, Java and Kotlin), an import. */
+function howResolved(target: SymbolRow, r: ReferenceRow): string {
+  if (target.path === r.path) return "defined in this file";
+  const samePackage = ["go", "java", "kotlin"].includes(r.language ?? "") && target.path.slice(0, target.path.lastIndexOf("/") + 1) === r.path.slice(0, r.path.lastIndexOf("/") + 1);
+  return samePackage ? `in this package, ${target.path}` : `imported from ${target.path}`;
+}
+
+/**
+ * Whether the name at `column` (1-based) of this line follows a `.`, `->` or `::`: a member, with its receiver when
+ * that is a plain name (`cache.New` → `cache`), which only Go's package qualifiers let resolve.
+ */
+function memberAt(line: string | undefined, column: number): { receiver: string | null } | null {
   const before = line?.slice(0, column - 1) ?? "";
-  return before.endsWith(".") || before.endsWith("->") || before.endsWith("::");
+  if (!before.endsWith(".") && !before.endsWith("->") && !before.endsWith("::")) return null;
+  const m = /(?:^|[^\w$.])([A-Za-z_]\w*)\s*\.$/.exec(before);
+  return { receiver: m ? m[1]! : null };
 }
 
 /** A file's text and its lines, each read and split once per call. */
