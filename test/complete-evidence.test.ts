@@ -175,6 +175,8 @@ fn main() {
     for item in list { consume(item, value_parser, f); }
     let cb = |parse_size: usize| parse_size + LIMIT;
     register(parse_size);
+    let parse_size = parse_size("x") + 1;
+    consume(parse_size);
 }
 `;
 
@@ -219,7 +221,7 @@ describe("Go, Rust and Java names used as values", () => {
     const r = await refs("rust", "src/main.rs", RUST);
     assert.deepEqual(at(r, "from_string"), ["8:value"]);
     assert.deepEqual(at(r, "SizeFilter"), ["1:import", "8:value"]);
-    assert.deepEqual(at(r, "parse_size"), ["9:value", "13:value"], "the closure parameter named parse_size shadows it");
+    assert.deepEqual(at(r, "parse_size"), ["9:value", "13:value", "14:call"], "the closure parameter shadows it; a let shadows it from the end of its statement");
     assert.deepEqual(at(r, "LIMIT"), ["10:value", "12:value"]);
     assert.deepEqual(at(r, "filter"), [], "a path inside use is an import, not a value");
     for (const local of ["value_parser", "f", "x", "item", "cb", "s"]) assert.deepEqual(at(r, local), [], local);

@@ -126,6 +126,7 @@ function noteValueContext(context: ValueContext, capture: string, node: Node): v
   else if (capture === "value.bind") context.binds.set(node.startIndex, node.text);
   else if (capture === "value.label") context.labels.add(node.startIndex);
   else if (capture === "value.member") context.members.add(node.startIndex);
+  else if (capture === "value.statement") context.statements.push(range);
 }
 
 /**
@@ -203,7 +204,7 @@ export class SymbolExtractor {
     const scopes: RawScope[] = [];
     const refs = new Map<string, RawReference>();
     const valueNodes: { start: number; name: string }[] = [];
-    const valueContext: ValueContext = { scopes: [], skips: [], globals: [], binds: new Map(), labels: new Set(), members: new Set() };
+    const valueContext: ValueContext = { scopes: [], skips: [], globals: [], binds: new Map(), labels: new Set(), members: new Set(), statements: [] };
     let pkg: string | null = null;
     for (const match of query.matches(root, { matchLimit: QUERY_MATCH_LIMIT })) {
       if (match.captures.length === 1 && match.captures[0]!.name.startsWith("value.")) {

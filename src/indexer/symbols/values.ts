@@ -22,6 +22,12 @@ export interface ValueContext {
   labels: Set<number>;
   /** Member names (`@value.member`: `a.name`, `a.name()`): another pattern's references, never a local's use. */
   members: Set<number>;
+  /**
+   * Declaring statements (`@value.statement`: Rust `let`, Go `:=` and `var`): a name bound in one is local only after
+   * it, as those languages decide (`let dirname = dirname(path);` calls the function). Bindings outside one
+   * (parameters, Python and JavaScript declarations) hold in their whole scope.
+   */
+  statements: { start: number; end: number }[];
 }
 
 /** Per name, the function scopes around it, innermost first, from the scope ranges (no tree walk). */
@@ -62,12 +68,20 @@ export function localValueUses(context: ValueContext, candidates: { start: numbe
   }
   const binds = [...context.binds];
   const bindScopes = scopesAround(binds.map(([start]) => start), context.scopes);
-  const locals = new Map<number, Set<string>>();
+  // Per scope, per local name: from where on it is local (the end of its declaring statement, or the scope's start).
+  const locals = new Map<number, Map<string, number>>();
   for (const [i, [start, name]] of binds.entries()) {
     const scope = bindScopes[i]![0];
     if (scope === undefined || declaredGlobal.get(scope)?.has(name)) continue;
     drop.add(start);
-    (locals.get(scope) ?? locals.set(scope, new Set()).get(scope)!).add(name);
+    let from = -Infinity;
+    // The statement's own names only: a parameter of a closure inside it (`let cb = |x| x + 1;`) is local at once.
+    const inner = context.scopes[scope]!;
+    for (const st of context.statements) {
+      if (st.start <= start && start < st.end && inner.start < st.start && (from === -Infinity || st.end < from)) from = st.end;
+    }
+    const names = locals.get(scope) ?? locals.set(scope, new Map()).get(scope)!;
+    names.set(name, Math.min(names.get(name) ?? Infinity, from));
   }
   for (const [i, { start: at, name }] of candidates.entries()) {
     if (drop.has(at)) continue;
@@ -78,7 +92,7 @@ export function localValueUses(context: ValueContext, candidates: { start: numbe
     if (context.members.has(at)) continue;
     for (const s of around[i]!) {
       if (declaredGlobal.get(s)?.has(name)) break;
-      if (locals.get(s)?.has(name)) {
+      if ((locals.get(s)?.get(name) ?? Infinity) <= at) {
         drop.add(at);
         break;
       }
