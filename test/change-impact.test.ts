@@ -212,6 +212,36 @@ describe("get_change_impact_context on the golden repository", () => {
     assert.ok(fit.coverage.truncated.some((t) => t.list.startsWith("directFiles[") && /budgetTokens/.test(t.reason)));
   });
 
+  test("a budget that cannot hold every call site drops the deepest hits across files first: each file keeps its first", async () => {
+    const full = bundleOf(await h.call(TOOL, { candidatePaths: [SERVICE], symbols: ["QuoteService#quote"], changeType: "api_migration" })) as unknown as ChangeImpactBundle;
+    assert.ok(full.callSites.length >= 2, "the test needs call sites in several files");
+    const deep: ChangeImpactBundle = {
+      ...full,
+      relatedTests: [],
+      riskHints: [],
+      ownerHints: [],
+      verifierHints: [],
+      directFiles: full.directFiles.map((d) => ({ ...d, symbols: [] })),
+      instructions: { ...full.instructions, files: [], conflicts: [] },
+      // High-confidence files only: low and medium ones go before any hit of these, by the drop order.
+      callSites: full.callSites.filter((g) => g.confidence === "high").map((g) => ({ ...g, hits: Array.from({ length: 8 }, (_, i) => ({ ...g.hits[0]!, startLine: g.hits[0]!.startLine + i, endLine: g.hits[0]!.startLine + i })) })),
+    };
+    const measure = defaultMeasure();
+    const oneEach: ChangeImpactBundle = { ...deep, callSites: deep.callSites.map((g) => ({ ...g, hits: g.hits.slice(0, 1) })) };
+    const budget = Math.round((measure(deep) + measure(oneEach)) / 2);
+    const fit = fitBudget(deep, budget, measure);
+    assert.ok(measure(fit) <= budget);
+    assert.equal(fit.callSites.length, deep.callSites.length, "no file dropped while hits can go");
+    for (const g of fit.callSites) {
+      assert.ok(g.hits.length >= 1, `${g.path}: ${g.hits.length} hits`);
+      assert.equal(g.hits[0]!.startLine, deep.callSites.find((d) => d.path === g.path)!.hits[0]!.startLine, "the first call site stays");
+    }
+    const counts = fit.callSites.map((g) => g.hits.length);
+    assert.ok(counts.some((n) => n < 8), "some hits went");
+    assert.ok(Math.max(...counts) - Math.min(...counts) <= 1, `hits dropped evenly across files: ${counts}`);
+    assert.ok(fit.coverage.truncated.some((t) => t.list.startsWith("callSites[") && /budgetTokens/.test(t.reason)));
+  });
+
   test("bad input is an invalid_input envelope; a path outside the repository is rejected", async () => {
     const bad = [
       { candidatePaths: [SERVICE] },

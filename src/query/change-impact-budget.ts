@@ -22,6 +22,7 @@ function listsOf(b: ChangeImpactBundle): Lists {
     ["instructions.commands", b.instructions.commands],
   ]);
   for (const d of b.directFiles) lists.set(`directFiles[${d.path}].symbols`, d.symbols);
+  for (const g of b.callSites) lists.set(`callSites[${g.path}].hits`, g.hits);
   return lists;
 }
 
@@ -38,7 +39,7 @@ const byConfidence = (tier: string) => (i: Item) => field(i, "confidence") === t
  * caller's own; their callers are what it cannot see). The fit drops the fewest items in this order, so nothing
  * later in it goes while budget remains.
  */
-const TRIM_PLAN: { list: string; match?: (item: Item) => boolean }[] = [
+const TRIM_PLAN: { list: string; match?: (item: Item) => boolean; byDepth?: boolean }[] = [
   { list: "directFiles[", match: (i) => INVENTORY_KINDS.has(String(field(i, "kind"))) },
   { list: "ownerHints", match: (i) => field(i, "role") === "call_site" },
   ...["riskHints", "verifierHints", "relatedTests", "callSites"].map((list) => ({ list, match: byConfidence("low") })),
@@ -52,22 +53,37 @@ const TRIM_PLAN: { list: string; match?: (item: Item) => boolean }[] = [
   { list: "instructions.conflicts" },
   { list: "verifierHints" },
   { list: "relatedTests" },
+  // Call sites one at a time, deepest first across files (every file's last, then the one before…), so each file
+  // keeps its first call site until only whole files are left to drop.
+  { list: "callSites[", byDepth: true },
   { list: "callSites" },
   { list: "instructions.commands" },
 ];
+
+/** A step's list: a prefix ending in `[` names every list of that family (`directFiles[…].symbols`), else one list. */
+const stepMatches = (step: string, name: string) => (step.endsWith("[") ? name.startsWith(step) : name === step);
+
+/** Items of several lists, deepest position first and the last list first at each depth. */
+function byDepth(lists: Item[][]): Item[] {
+  const out: Item[] = [];
+  const deepest = Math.max(0, ...lists.map((l) => l.length));
+  for (let depth = deepest - 1; depth >= 0; depth--) {
+    for (let i = lists.length - 1; i >= 0; i--) if (depth < lists[i]!.length) out.push(lists[i]![depth]!);
+  }
+  return out;
+}
 
 export function dropOrder(b: ChangeImpactBundle): Item[] {
   const order: Item[] = [];
   const taken = new Set<Item>();
   const lists = listsOf(b);
   for (const step of TRIM_PLAN) {
-    for (const [name, items] of lists) {
-      if (!name.startsWith(step.list)) continue;
-      for (const item of [...items].reverse()) {
-        if (taken.has(item) || (step.match && !step.match(item))) continue;
-        taken.add(item);
-        order.push(item);
-      }
+    const family = [...lists].filter(([name]) => stepMatches(step.list, name)).map(([, items]) => items);
+    const items = step.byDepth ? byDepth(family) : family.flatMap((list) => [...list].reverse());
+    for (const item of items) {
+      if (taken.has(item) || (step.match && !step.match(item))) continue;
+      taken.add(item);
+      order.push(item);
     }
   }
   return order;
@@ -77,7 +93,7 @@ function without(b: ChangeImpactBundle, dropped: Set<Item>): ChangeImpactBundle 
   const keep = <T extends Item>(items: T[]) => items.filter((i) => !dropped.has(i));
   const trimmed: ChangeImpactBundle = {
     directFiles: b.directFiles.map((d) => ({ ...d, symbols: keep(d.symbols) })),
-    callSites: keep(b.callSites),
+    callSites: keep(b.callSites).map((g) => ({ ...g, hits: keep(g.hits) })),
     relatedTests: keep(b.relatedTests),
     ownerHints: keep(b.ownerHints),
     riskHints: keep(b.riskHints),
@@ -88,7 +104,10 @@ function without(b: ChangeImpactBundle, dropped: Set<Item>): ChangeImpactBundle 
   const truncated = b.coverage.truncated.map((t) => ({ ...t }));
   const after = listsOf(trimmed);
   for (const [name, items] of listsOf(b)) {
-    const shown = after.get(name)!.length;
+    const kept = after.get(name);
+    // A file dropped whole is counted once, in callSites, not again for its hits.
+    if (kept === undefined) continue;
+    const shown = kept.length;
     if (shown === items.length) continue;
     const prior = truncated.find((t) => t.list === name);
     if (prior) Object.assign(prior, { shown, reason: `${prior.reason}; budgetTokens` });
