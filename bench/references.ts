@@ -2,8 +2,8 @@
  * References against the compiler's truth (issue #18): for each module-level function or class whose name is
  * defined once in the repository, the uses the language's own tools see — Python's `ast` and `symtable`
  * (bench/references/python_truth.py), the TypeScript compiler's parser and checker for TypeScript and JavaScript
- * (bench/references/ts-truth.ts) — beside the references the index stores for that name, compared by file and
- * line. Prints recall and precision per repository and language (micro over all uses, and the share of names with
+ * (bench/references/ts-truth.ts), the JDK compiler's parser for Java (bench/references/JavaTruth.java) — beside the
+ * references the index stores for that name, compared by file and line. Prints recall and precision per repository and language (micro over all uses, and the share of names with
  * every use found), and the names missed most.
  *
  *   npm run bench:references -- --repo DIR [--repo DIR …] [--keep DIR]
@@ -19,6 +19,7 @@ import { buildIndex } from "../src/indexer/pipeline.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../src/store/store.js";
 import { tsTruth, type Truth } from "./references/ts-truth.js";
+import { referenceFits } from "../src/query/symbols.js";
 
 interface RepoFigures {
   repo: string;
@@ -64,6 +65,12 @@ const FAMILIES: { label: string; languages: string[]; truth: (root: string, path
       JSON.parse(execFileSync("python3", [join(import.meta.dirname, "references", "python_truth.py"), root], { input: paths.join("\n"), maxBuffer: 1 << 30 }).toString()) as Truth,
   },
   { label: "TS/JS", languages: ["typescript", "tsx", "javascript"], truth: tsTruth },
+  {
+    label: "Java",
+    languages: ["java"],
+    truth: (root, paths) =>
+      JSON.parse(execFileSync("java", [join(import.meta.dirname, "references", "JavaTruth.java"), root], { input: paths.join("\n"), maxBuffer: 1 << 30 }).toString()) as Truth,
+  },
 ];
 
 async function measure(root: string, keep: string | null): Promise<RepoFigures[]> {
@@ -100,7 +107,9 @@ async function compare(store: Store, indexId: string, repo: string, language: st
     const def = `${where[0]![0]}:${where[0]![1]}`;
     const want = counts((truth.uses[name] ?? []).filter(([p]) => parsed.has(p)));
     want.delete(def);
-    const refs = await store.findReferences(indexId, { name, limit: 100_000 });
+    const [only] = await store.findSymbols(indexId, { name, limit: 1 });
+    // As find_symbol answers: a type use never names a constant, a field or a function of that name.
+    const refs = (await store.findReferences(indexId, { name, limit: 100_000 })).filter((r) => referenceFits(r.kind, only!.kind));
     const got = counts(refs.filter((r) => parsed.has(r.path)).map((r) => [r.path, r.line] as [string, number]));
     got.delete(def);
     let hit = 0;

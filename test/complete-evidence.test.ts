@@ -432,6 +432,39 @@ describe("risk hints name the product's risks, not look-alikes (labelled precisi
   });
 });
 
+describe("Java type uses the compiler sees and a name-by-name query missed", () => {
+  test("class literals, classes inside imports, outer types, wildcard bounds and varargs", async () => {
+    const ex = await SymbolExtractor.create();
+    const text = [
+      "package com.acme;",
+      "",
+      "import static org.mockito.Mockito.times;",
+      "import static org.mockito.ArgumentMatchers.*;",
+      "import a.b.Outer.Inner;",
+      "",
+      "class B {",
+      "    Outer.Inner x = new Outer.Inner();",
+      "    A.B.C deep;",
+      "    void f(List<? extends Described> xs, Answer... more) { load(AClass.class); }",
+      "}",
+      "",
+    ].join("\n");
+    const refs = (await ex.extract("java", "src/B.java", text)).references.map((r) => `${r.line}:${r.name}:${r.kind}`);
+    for (const want of ["3:Mockito:import", "4:ArgumentMatchers:import", "5:Outer:import", "8:Outer:type", "9:A:type", "9:B:type", "10:Described:type", "10:Answer:type", "10:AClass:type"]) {
+      assert.ok(refs.includes(want), `${want} in ${refs.join(" ")}`);
+    }
+    assert.ok(!refs.some((r) => /:(org|mockito|a|b):/.test(r)), "package segments are no references");
+  });
+
+  test("a type use never names a constant of that name (an enum constant String is not java.lang.String)", async () => {
+    const { referenceFits } = await import("../src/query/symbols.js");
+    assert.equal(referenceFits("type", "constant"), false);
+    assert.equal(referenceFits("type", "class"), true);
+    assert.equal(referenceFits("call", "class"), true, "new Foo() is a call of the class");
+    assert.equal(referenceFits("value", "constant"), true);
+  });
+});
+
 describe("shared names resolved by package and import in Go, Java and Rust", () => {
   let ctx: QueryContext;
   let close: () => Promise<void>;

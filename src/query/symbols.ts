@@ -196,6 +196,10 @@ async function resolveReferences(texts: LinesFn, refs: ReferenceRow[], named: Sy
   let keptApart = 0;
   for (const r of refs) {
     const base = { path: r.path, startLine: r.line, endLine: r.line, column: r.column, matchType: "syntactic_reference" as const, contentHash: r.contentHash, language: r.language, kind: r.kind, enclosing: r.enclosing };
+    if (defs.length > 0 && !defs.some((d) => referenceFits(r.kind, d.kind))) {
+      keptApart += 1;
+      continue;
+    }
     const exact = r.target ? scip.resolve(r.target) : "unknown";
     if (typeof exact === "object") {
       hits.push({ ...base, confidence: "exact", reason: `${r.kind} of ${exact.qualifiedName} in ${exact.path} (resolved by the SCIP index)` });
@@ -226,6 +230,16 @@ async function resolveReferences(texts: LinesFn, refs: ReferenceRow[], named: Sy
     );
   }
   return { hits, keptApart };
+}
+
+const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(["class", "interface", "enum", "type", "module"]);
+
+/**
+ * Whether a reference of this kind can name a definition of that kind: a type use names a type (`String` in
+ * `List<String>` is not the enum constant `String`); every other use may name anything (`new Foo()` is a call).
+ */
+export function referenceFits(ref: ReferenceKind, def: SymbolKind): boolean {
+  return ref !== "type" || TYPE_KINDS.has(def);
 }
 
 /**

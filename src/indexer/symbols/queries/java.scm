@@ -35,6 +35,11 @@
 ; --- references
 ; `import a.b.C` and `import static a.b.C.m` name C and m; `import a.b.*` names no symbol.
 (import_declaration [(scoped_identifier name: (identifier) @name) (identifier) @name] .) @reference.import
+; The classes an import passes through: `import static a.B.member;`, `import a.B.Inner;`, `import static a.B.*;`
+; (capitalized segments: lower-case ones are packages).
+((import_declaration (scoped_identifier scope: (scoped_identifier name: (identifier) @name))) @reference.import (#match? @name "^[A-Z]"))
+((scoped_identifier scope: (scoped_identifier name: (identifier) @name)) @reference.import (#match? @name "^[A-Z]"))
+((import_declaration (scoped_identifier name: (identifier) @name) (asterisk)) @reference.import (#match? @name "^[A-Z]"))
 
 ; Calls, listed before the type patterns so `new Foo<>(...)` is a call to Foo, not a type use.
 (method_invocation name: (identifier) @name) @reference.call
@@ -62,6 +67,12 @@
 (catch_type [(type_identifier) @name (scoped_type_identifier (type_identifier) @name .)]) @reference.type
 (throws [(type_identifier) @name (scoped_type_identifier (type_identifier) @name .)]) @reference.type
 (instanceof_expression right: [(type_identifier) @name (scoped_type_identifier (type_identifier) @name .)]) @reference.type
+(class_literal [(type_identifier) @name (scoped_type_identifier (type_identifier) @name .)]) @reference.type
+(wildcard [(type_identifier) @name (scoped_type_identifier (type_identifier) @name .)]) @reference.type
+(spread_parameter [(type_identifier) @name (scoped_type_identifier (type_identifier) @name .)]) @reference.type
+; The outer types of a qualified one: `Outer` in `Outer.Inner`, `A` and `B` in `A.B.C` (capitalized: not packages).
+((scoped_type_identifier . (type_identifier) @name) @reference.type (#match? @name "^[A-Z]"))
+((scoped_type_identifier . (scoped_type_identifier (type_identifier) @name .)) @reference.type (#match? @name "^[A-Z]"))
 
 ; Annotations are type uses too (`@Override`).
 (marker_annotation name: [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.type

@@ -8,7 +8,7 @@
 (identifier) @name @reference.value
 
 [(method_declaration) (constructor_declaration) (compact_constructor_declaration) (lambda_expression) (block) (for_statement) (enhanced_for_statement) (catch_clause) (try_with_resources_statement) (switch_block_statement_group) (switch_rule)] @value.scope
-[(package_declaration) (import_declaration)] @value.skip
+[(package_declaration) (import_declaration) (module_declaration)] @value.skip
 
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @value.bind))
 (formal_parameter name: (identifier) @value.bind)
