@@ -205,6 +205,44 @@ const GENERATED_MARKERS: readonly (readonly [reason: string, test: (head: string
   ["marker:auto-generated", hasGeneratedNoticeLine],
 ];
 
+/** Templates (a generator's input: goctl's `.tpl`, Go `.tmpl`, Jinja, Handlebars, ERB, …). */
+const TEMPLATE_NAME = /\.(tpl|tmpl|gotmpl|template|mustache|hbs|handlebars|j2|jinja2?|ejs|liquid|njk|erb)$/i;
+/** Files whose markers are read on comment lines only: source code and prose documents. */
+const CODE_NAME = /\.(go|rs|c|h|cc|cpp|hpp|cs|java|kt|kts|scala|swift|dart|[cm]?[jt]sx?|py|pyi|rb|php)$/i;
+const DOC_NAME = /\.(md|markdown|rst|adoc)$/i;
+/** In a document only an HTML or reStructuredText comment is a comment (a fenced `// …` line is quoted code). */
+const DOC_COMMENT_LINE = /^[ \t]*(<!--|\.\. )/;
+/** A line that is a comment (or a docstring, a doc comment, an HTML or reStructuredText comment) from its start. */
+const COMMENT_LINE = /^[ \t]*(\/\/|#|\/\*|\*|<!--|--|;|%|"""|'''|\.\. )/;
+
+function docCommentLines(head: string): string {
+  return head
+    .split("\n")
+    .map((line) => (DOC_COMMENT_LINE.test(line) ? line : ""))
+    .join("\n");
+}
+
+/** The head's comment lines only, block comments and docstrings included (others blanked, line breaks kept). */
+function commentLines(head: string): string {
+  let closer: string | null = null;
+  return head
+    .split("\n")
+    .map((line) => {
+      const inside = closer !== null;
+      if (closer !== null) {
+        if (line.includes(closer)) closer = null;
+      } else {
+        const open = /\/\*|"""|'''/.exec(line);
+        if (open) {
+          const end = open[0] === "/*" ? "*/" : open[0];
+          if (!line.slice(open.index + 2 + (open[0].length - 2)).includes(end)) closer = end;
+        }
+      }
+      return inside || COMMENT_LINE.test(line) ? line : "";
+    })
+    .join("\n");
+}
+
 /**
  * Cheap gate in front of GENERATED_MARKERS: every marker contains "generated" or "not edit|modify" (any case),
  * and most files contain neither, so the costlier patterns only run on the few heads that pass.
@@ -267,7 +305,10 @@ export function detectGenerated(path: string, content: string | null): Generated
   if (SOURCE_MAP_NAME.test(base)) return generated("source-map");
 
   if (content !== null && content.length > 0) {
-    const head = content.length > MARKER_SCAN_CHARS ? content.slice(0, MARKER_SCAN_CHARS) : content;
+    const scanned = content.length > MARKER_SCAN_CHARS ? content.slice(0, MARKER_SCAN_CHARS) : content;
+    // A template's marker is for the file it renders; in code and docs a marker counts only on a comment line (not
+    // in a string constant holding the header a generator writes, nor in a readme quoting generated output).
+    const head = TEMPLATE_NAME.test(base) ? "" : CODE_NAME.test(base) ? commentLines(scanned) : DOC_NAME.test(base) ? docCommentLines(scanned) : scanned;
     if (MARKER_GATE.test(head)) for (const [reason, test] of GENERATED_MARKERS) if (test(head)) return generated(reason);
     if (MINIFIABLE_EXTENSIONS.test(base) && looksMinified(content)) return generated("minified");
   }

@@ -1,6 +1,6 @@
 /**
- * Lines of a source file that are prose, not code: comments, and in Python docstrings and other triple-quoted
- * text. A heuristic reading code by its lines (a route decorator, `DROP TABLE`, `rm -rf`) skips them: a docstring's
+ * Lines of a source file that are prose, not code: comments, in Python docstrings and other triple-quoted
+ * text, in Go raw strings. A heuristic reading code by its lines (a route decorator, `DROP TABLE`, `rm -rf`) skips them: a docstring's
  * `@app.route("/")` example is no route, a commented-out `DELETE FROM` deletes nothing.
  */
 
@@ -33,10 +33,21 @@ const C_STYLE: ProseSyntax = {
   startsProse: (t) => t.startsWith("//") || t.startsWith("/*") || (t.startsWith("*") && !t.startsWith("*/") && !/^\*\s*\w+\s*=/.test(t)),
 };
 
+/** Go: block comments, and raw strings (a code template held in a backquoted string is text, not code that runs). */
+const GO: ProseSyntax = {
+  regions: new Map([
+    ["/*", "*/"],
+    ["`", "`"],
+  ]),
+  lineComment: "//",
+  startsProse: C_STYLE.startsProse,
+};
+
 /** Per line (0-based), whether it is prose; an unknown kind of file has none. */
 export function proseLines(path: string, lines: readonly string[]): boolean[] {
   const out = new Array<boolean>(lines.length).fill(false);
   if (/\.pyi?$/i.test(path)) return regionProse(lines, out, PYTHON);
+  if (/\.go$/i.test(path)) return regionProse(lines, out, GO);
   if (C_LIKE.test(path)) return regionProse(lines, out, C_STYLE);
   const marker = HASH.test(path) ? "#" : SQL.test(path) ? "--" : null;
   if (marker) for (const [i, l] of lines.entries()) out[i] = l.trimStart().startsWith(marker);

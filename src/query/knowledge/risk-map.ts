@@ -56,7 +56,14 @@ const CONFIDENCE_ORDER: Record<HintConfidence, number> = { high: 0, medium: 1, l
  */
 const NOT_SHIPPED = /(^|\/)(examples?|samples?|demos?|docs?|fuzz|benches|benchmarks?)\//i;
 /** Test doubles and fixtures outside test folders: `mocks/`, `httpmock/`, Gradle's `src/testFixtures/`, `mock_x.go`, `x_mock.go`, `fake_x.py`, `x.mock.ts`. */
-const TEST_SUPPORT = /(^|\/)(mocks|fakes|testfixtures|testutils?|\w+mocks?)\/|(^|\/)(mocks?|fakes?)_[^/]+$|[^/]_(mocks?|fakes?)\.\w+$|\.(mocks?|fakes?)\.\w+$|(^|\/)(mocks?|fakes?|testing|testutils?)\.go$/i;
+const TEST_SUPPORT = /(^|\/)(mocks?|fakes?|testfixtures|testutils?|\w+mocks?)\/|(^|\/)(mocks?|fakes?)_[^/]+$|[^/]_(mocks?|fakes?)\.\w+$|\.(mocks?|fakes?)\.\w+$|(^|\/)(mocks?|fakes?|testing|testutils?)\.go$/i;
+/** An API description that only tests or examples use (a docs/ folder may hold the real one: `docs/openapi.yaml`). */
+function fixtureContract(path: string): boolean {
+  return TEST_NAMED.test(path) || isTestPath(path) || TEST_SUPPORT.test(path) || /(^|\/)(examples?|samples?|demos?)\//i.test(path);
+}
+
+/** A file named as a test's input (`test.proto`, `test_option.proto`, `test-schema.graphql`): a fixture, not a contract. */
+const TEST_NAMED = /(^|\/)test([_.-][^/]*)?\.\w+$/i;
 /** A test double by its name, or a method of one: `MockPrompter#AuthToken`, `authTokenStub`, `FakeStore`. */
 const TEST_DOUBLE_NAME = /^(Mock|Fake|Stub)[A-Z0-9_]|[a-z0-9](Mock|Fake|Stub)s?$/;
 /** TypeScript declaration files: signatures of code that lives (and is hinted) elsewhere. */
@@ -82,7 +89,7 @@ const CONFIG_EXT = /\.(ya?ml|json|toml|properties|ini|conf|xml|env)$/i;
 
 const PATH_RULES: PathRule[] = [
   { id: "generated-file", category: "generated_code", confidence: "high", reason: (f) => `generated: ${f.generatedReason ?? "marker"}; edit its source or generator instead`, test: (f) => f.isGenerated, anywhere: true },
-  { id: "api-description", category: "public_api", confidence: "high", reason: "API description (OpenAPI/Swagger, protobuf, GraphQL, Avro, Thrift): a contract with clients", test: (f) => /(^|\/)(openapi|swagger)[^/]*\.(ya?ml|json)$|\.(proto|graphqls?|gql|avsc|avdl|thrift)$/i.test(f.path), anywhere: true },
+  { id: "api-description", category: "public_api", confidence: "high", reason: "API description (OpenAPI/Swagger, protobuf, GraphQL, Avro, Thrift): a contract with clients", test: (f) => /(^|\/)(openapi|swagger)[^/]*\.(ya?ml|json)$|\.(proto|graphqls?|gql|avsc|avdl|thrift)$/i.test(f.path) && !fixtureContract(f.path), anywhere: true },
   { id: "api-package", category: "public_api", confidence: "medium", reason: "source in an `api` folder or package: likely used by other modules or clients", test: (f) => /(^|\/)(api|apis)\//i.test(f.path) && SOURCE.test(f.path) && !INTERNAL_PATH.test(f.path) },
   { id: "migration-folder", category: "migrations", confidence: "high", reason: "database migration: applied once to live data and hard to revert", test: (f) => /(^|\/)(migrations?|db\/migrate|alembic\/versions|flyway|liquibase)\//i.test(f.path) && !isDocPath(f.path) },
   { id: "versioned-sql", category: "migrations", confidence: "high", reason: "versioned SQL migration (V<n>__name.sql)", test: (f) => /(^|\/)[VU]\d+(_\d+)*__\w+\.sql$/.test(f.path) },
@@ -160,6 +167,8 @@ const CONTENT_RULES: CategorizedContentRule[] = [
   { id: "php-unserialize", category: "deserialization", confidence: "high", reason: "unserialize of data", fragment: "unserialize", line: /\bunserialize\(/, path: /\.php$/ },
   // SQL put together from strings: injection if any part comes from input.
   { id: "sql-string-built", category: "sql_from_strings", confidence: "medium", reason: "SQL built with formatting or concatenation", fragment: "execute", line: /\.(execute|executemany|executescript|raw)\(\s*(f["']|["'][^"'\n]*["']\s*(%|\+|\.format\())/, path: /\.(py|rb|php|[cm]?[jt]sx?)$/ },
+  { id: "go-sql-sprintf", category: "sql_from_strings", confidence: "medium", reason: "SQL built with fmt.Sprintf", fragment: "Sprintf", line: /\bfmt\.Sprintf\(\s*["`]\s*(select|insert|update|delete|replace|upsert)\b/i, path: /\.go$/ },
+  { id: "go-sql-concat", category: "sql_from_strings", confidence: "medium", reason: "SQL built by concatenation", fragment: "\"", line: /\.(Query|QueryRow|Exec|QueryContext|QueryRowContext|ExecContext|Prepare|PrepareContext)\((?:ctx,\s*)?"[^"\n]*"\s*\+/, path: /\.go$/ },
   { id: "jdbc-string-built", category: "sql_from_strings", confidence: "medium", reason: "SQL built by concatenation", fragment: "execute", line: /\.(executeQuery|executeUpdate|execute|prepareStatement)\(\s*"[^"\n]*"\s*\+/, path: /\.(java|kt|scala|groovy)$/ },
   // Signing and the secrets sessions and tokens are signed with.
   { id: "session-secret", category: "crypto_secrets", confidence: "medium", reason: "a signing secret (sessions, tokens)", fragment: "secret", line: /\b(SECRET_KEY|secret_key|session_secret|SESSION_SECRET|JWT_SECRET|jwt_secret|signing_key|SIGNING_KEY)\b/, path: SOURCE, codeOnly: true },
