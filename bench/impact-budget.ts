@@ -3,7 +3,9 @@
  * repositories, `get_change_impact_context` (api_migration of that symbol, through runTool as an MCP call goes)
  * without a budget, then at 2k, 4k and 8k tokens. Per budget: the share of the unbudgeted answer's call sites
  * (path:line) and related tests (path) still there, how many answers fitted, and the largest whole answer
- * (envelope JSON, o200k) beside its budget.
+ * (envelope JSON, o200k) beside its budget. Then `build_context_package` (purpose editing, the same symbol and file) at
+ * those budgets beside a 32k one: the share of its call-site and test blocks still there with their text (not a
+ * pointer), and the largest `data.rendered`.
  *
  *   npm run bench:impact -- --repo DIR [--repo DIR …] [--symbols N] [--json FILE]
  *
@@ -112,11 +114,48 @@ async function measureRepo(root: string, symbols: number) {
       }
     }
     unbudgeted.sort((a, b) => a - b);
-    return { repo: labelOf(root), symbols: picked.length, unbudgetedMedian: unbudgeted[Math.floor(unbudgeted.length / 2)] ?? 0, figures };
+    const packages = await measurePackages(picked, deps);
+    return { repo: labelOf(root), symbols: picked.length, unbudgetedMedian: unbudgeted[Math.floor(unbudgeted.length / 2)] ?? 0, figures, packages };
   } finally {
     await store.close();
     rmSync(base, { recursive: true, force: true });
   }
+}
+
+interface PackageBlock {
+  kind: string;
+  form: string;
+  evidence?: { path: string; startLine: number };
+}
+
+const PACKAGE_REFERENCE_BUDGET = 32_000;
+
+/** Call-site and test blocks of editing packages at each budget, against the same package at 32k. */
+async function measurePackages(picked: { name: string; path: string }[], deps: Parameters<typeof runTool>[2]) {
+  const tool = findTool("build_context_package")!;
+  const keyOf = (b: PackageBlock) => `${b.kind}:${b.evidence?.path ?? ""}:${b.evidence?.startLine ?? ""}`;
+  const content = (env: Awaited<ReturnType<typeof runTool>>, kind: string) =>
+    env.ok ? ((env.data as { package: { blocks: PackageBlock[] } }).package.blocks.filter((b) => b.kind === kind && b.form !== "pointer").map(keyOf)) : [];
+  const figures = BUDGETS.map((budget) => ({ budget, fitted: 0, answers: 0, callSites: { kept: 0, total: 0 }, tests: { kept: 0, total: 0 }, maxRendered: 0 }));
+  for (const s of picked) {
+    const args = { purpose: "editing", goal: `Change ${s.name} and keep its callers working`, symbols: [s.name], candidatePaths: [s.path] };
+    const full = await runTool(tool, { ...args, budgetTokens: PACKAGE_REFERENCE_BUDGET }, deps);
+    if (!full.ok) continue;
+    const sites = new Set(content(full, "call_site"));
+    const tests = new Set(content(full, "test_file"));
+    for (const f of figures) {
+      const env = await runTool(tool, { ...args, budgetTokens: f.budget }, deps);
+      f.answers += 1;
+      f.callSites.total += sites.size;
+      f.tests.total += tests.size;
+      if (!env.ok) continue;
+      f.fitted += 1;
+      f.maxRendered = Math.max(f.maxRendered, (env.data as { package: { budget: { usedTokens: number } } }).package.budget.usedTokens);
+      f.callSites.kept += content(env, "call_site").filter((k) => sites.has(k)).length;
+      f.tests.kept += content(env, "test_file").filter((k) => tests.has(k)).length;
+    }
+  }
+  return figures;
 }
 
 const ratio = (p: { kept: number; total: number }) => (p.total === 0 ? "n/a" : (p.kept / p.total).toFixed(3));
@@ -130,6 +169,12 @@ for (const r of results) {
   for (const f of r.figures) {
     console.log(`| ${r.repo} | ${r.symbols} | ${r.unbudgetedMedian} | ${f.budget} | ${f.fitted}/${f.answers} | ${ratio(f.callSites)} (${f.callSites.kept}/${f.callSites.total}) | ${ratio(f.tests)} (${f.tests.kept}/${f.tests.total}) | ${f.maxTokens} |`);
   }
+}
+console.log("");
+console.log("| repository | package budget | fitted | call-site blocks kept | test blocks kept | largest rendered |");
+console.log("|---|---|---|---|---|---|");
+for (const r of results) {
+  for (const f of r.packages) console.log(`| ${r.repo} | ${f.budget} | ${f.fitted}/${f.answers} | ${ratio(f.callSites)} (${f.callSites.kept}/${f.callSites.total}) | ${ratio(f.tests)} (${f.tests.kept}/${f.tests.total}) | ${f.maxRendered} |`);
 }
 for (const r of results) for (const f of r.figures) for (const e of f.errors) console.log(`${r.repo} @${f.budget}: ${e}`);
 if (args.json) writeFileSync(args.json, JSON.stringify(results, null, 2));

@@ -19,6 +19,7 @@ import { performance } from "node:perf_hooks";
 import { defaultOperatorConfig } from "../src/config/schema.js";
 import { silentLogger } from "../src/core/log.js";
 import { createWorkspace } from "../src/eval/workspace.js";
+import { EXTRACTOR_VERSION } from "../src/core/index-format.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
 import { findRelatedTestsTool } from "../src/mcp/tools/find-related-tests.js";
 import { searchCodeTool } from "../src/mcp/tools/search-code.js";
@@ -167,7 +168,9 @@ async function cachedCheckout(cache: string, inst: Instance, mirror: string): Pr
     execFileSync("git", ["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "-q", "-f", root, inst.baseCommit], { cwd: mirror, stdio: "ignore", env: { ...process.env, GIT_LFS_SKIP_SMUDGE: "1" } });
   }
   const store = SqliteStore.open(join(dir, "index.db"));
-  const ready = await store.getReadyIndex(REPO_ID);
+  // A cached index of another extractor version is rebuilt, as `repoctx index` would (its tables differ).
+  const cached = await store.getReadyIndex(REPO_ID);
+  const ready = cached && cached.extractorVersion === EXTRACTOR_VERSION ? cached : null;
   const indexId = ready?.id ?? (await buildIndex({ root, store, repoId: REPO_ID, maxFileBytes: defaultOperatorConfig().repoContext.maxIndexedFileBytes })).indexId;
   return { root, store, indexId, dispose: () => store.close() };
 }

@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { defaultOperatorConfig } from "../src/config/schema.js";
+import { EXTRACTOR_VERSION } from "../src/core/index-format.js";
 import { buildIndex } from "../src/indexer/pipeline.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../src/store/store.js";
@@ -77,7 +78,8 @@ async function measure(root: string, keep: string | null): Promise<RepoFigures[]
   const dir = keep ?? mkdtempSync(join(tmpdir(), "repoctx-refs-"));
   const store = SqliteStore.open(join(dir, `${labelOf(root)}.db`));
   try {
-    const ready = await store.getReadyIndex("refs");
+    const cached = await store.getReadyIndex("refs");
+    const ready = cached && cached.extractorVersion === EXTRACTOR_VERSION ? cached : null;
     const indexId = ready?.id ?? (await buildIndex({ root, store, repoId: "refs", maxFileBytes: defaultOperatorConfig().repoContext.maxIndexedFileBytes })).indexId;
     const all = await store.listFiles(indexId, { includeSkipped: false });
     const out: RepoFigures[] = [];

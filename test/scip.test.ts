@@ -10,6 +10,7 @@ import { decodeScip, ScipDecodeError } from "../src/indexer/scip/decode.js";
 import { ScipLoadError } from "../src/indexer/scip/load.js";
 import { definitionOf, namedDescriptor, parseDescriptors } from "../src/indexer/scip/symbol.js";
 import { findSymbol } from "../src/query/symbols.js";
+import { inspectIndex } from "../src/query/inspect.js";
 import type { QueryContext } from "../src/query/context.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { silentLogger } from "../src/core/log.js";
@@ -119,6 +120,8 @@ describe("SCIP index from scip-typescript", () => {
     }
     assert.equal(b.ctx.index.stats?.scip?.files, 3);
     assert.equal(b.ctx.index.stats?.scip?.stale, 0);
+    const inspected = (await inspectIndex(b.ctx)).items[0]!.symbols.scip;
+    assert.deepEqual({ ...inspected, indexes: inspected?.indexes.map((x) => x.split(" ")[0]) }, { indexes: ["scip-typescript"], documents: 3, filesResolved: 3, filesChangedSince: 0, warnings: [] });
   });
 
   test("a shared name's uses are exact and each names its definition; a qualified name keeps the others apart", async () => {

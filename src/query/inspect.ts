@@ -15,12 +15,22 @@ export interface IndexInspection {
   counts: Omit<IndexSummary, "languages" | "skipped" | "topLevel"> & { skipped: number };
   languages: IndexSummary["languages"];
   exclusions: { reason: string; files: number; examples: string[]; effect: string }[];
-  symbols: { symbols: number; references: number; filesByExtractionStatus: Record<string, number> };
+  symbols: {
+    symbols: number;
+    references: number;
+    filesByExtractionStatus: Record<string, number>;
+    /** The SCIP layer the build read (README "A precise layer from the build"), or null when it read none. */
+    scip: { indexes: string[]; documents: number; filesResolved: number; filesChangedSince: number; warnings: string[] } | null;
+  };
   store: string;
   policy: ReadPolicy;
 }
 
 const SKIP_EFFECT = "kept as a row with its reason; no text indexed";
+
+function scipOf(scip: NonNullable<QueryContext["index"]["stats"]>["scip"]): IndexInspection["symbols"]["scip"] {
+  return scip ? { indexes: scip.indexes, documents: scip.documents, filesResolved: scip.files, filesChangedSince: scip.stale, warnings: scip.warnings } : null;
+}
 
 /** Index status for operators and agents: what is indexed, what was left out and why, which policy applies. */
 export async function inspectIndex(ctx: QueryContext): Promise<QueryResult<IndexInspection>> {
@@ -68,7 +78,7 @@ export async function inspectIndex(ctx: QueryContext): Promise<QueryResult<Index
         },
         languages: s.languages,
         exclusions,
-        symbols: { symbols: sym.symbols, references: sym.references, filesByExtractionStatus: sym.byStatus },
+        symbols: { symbols: sym.symbols, references: sym.references, filesByExtractionStatus: sym.byStatus, scip: scipOf(ctx.index.stats?.scip) },
         store: ctx.store.description,
         policy: ctx.policy,
       },
