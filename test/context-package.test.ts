@@ -162,6 +162,20 @@ describe("build_context_package on the golden repository", () => {
     assert.match(text, /do_not_copy: /);
   });
 
+  test("under a budget too small for every call site, a test that exercises the change is kept before further call sites", async () => {
+    let squeezed = 0;
+    for (let budget = 1400; budget <= 6000; budget += 200) {
+      const env = await h.call("build_context_package", { purpose: "editing", goal: "Reject quotes for more than 1000 units in QuoteService#quote", symbols: ["QuoteService#quote"], contract: CONTRACT, budgetTokens: budget });
+      if (!env.ok) continue;
+      const pkg = env.data as unknown as { package: { blocks: { kind: string }[]; omitted: { kind: string }[] } };
+      const sitesShown = pkg.package.blocks.filter((b) => b.kind === "call_site").length;
+      if (!pkg.package.omitted.some((o) => o.kind === "call_site") || sitesShown < 3) continue;
+      squeezed += 1;
+      assert.ok(pkg.package.blocks.some((b) => b.kind === "test_file"), `budget ${budget}: call sites cut, and no test kept`);
+    }
+    assert.ok(squeezed > 0, "some budget cuts call sites after the first three");
+  });
+
   test("a candidate whose path holds a secret is counted as rendered, redacted, whichever form the budget picks", async () => {
     const KEY_FILE = "docs/keys/AKIAZ7QW3ER5TY6UI8OP.txt";
     let pointed = 0;

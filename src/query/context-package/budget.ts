@@ -95,7 +95,7 @@ export function fitToBudget(candidates: readonly Candidate[], budget: number, ta
   if (used > budget) throw tooSmall(budget, used);
   const chosen: { c: Candidate; form: number }[] = [...mandatory];
   const omitted: OmittedBlock[] = [];
-  for (const c of ordered) {
+  for (const c of selectionOrder(ordered)) {
     if (c.mandatory) continue;
     const form = c.forms.findIndex((_, f) => used + cost(c, f) <= budget);
     if (form < 0) {
@@ -118,6 +118,39 @@ export function fitToBudget(candidates: readonly Candidate[], budget: number, ta
     chosen.splice(chosen.indexOf(drop), 1);
     omitted.push(omission(drop.c, cost(drop.c, drop.c.forms.length - 1)));
   }
+}
+
+/** Evidence around the target rather than the target itself. */
+const SECONDARY: ReadonlySet<Candidate["kind"]> = new Set(["call_site", "related_type", "test_file", "example"]);
+
+/** Call sites and tests chosen ahead of the rest of their priority: the evidence that decides a change (issue #18). */
+const DECISIVE: Readonly<Partial<Record<Candidate["kind"], number>>> = { call_site: 3, test_file: 2 };
+
+/**
+ * The order blocks are offered the budget in: priority order, but the first few call sites and related tests go
+ * before the other optional blocks (same-file helpers, related types, further call sites, examples, documents),
+ * taking turns, so a tight budget keeps a test that exercises the change instead of a tenth call site. Rendering keeps priority
+ * order whatever the selection order was.
+ */
+function selectionOrder(ordered: readonly Candidate[]): Candidate[] {
+  const byKind = new Map<string, Candidate[]>();
+  const rest: Candidate[] = [];
+  for (const c of ordered) {
+    if (c.mandatory) continue;
+    const list = byKind.get(c.kind) ?? [];
+    if (list.length < (DECISIVE[c.kind] ?? 0)) byKind.set(c.kind, [...list, c]);
+    else rest.push(c);
+  }
+  // Interleaved: the first call site, the first test, the second call site, the second test, …
+  const decisive: Candidate[] = [];
+  const lists = [...byKind.values()];
+  for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) decisive.push(l[i]!);
+  // Decisive blocks come right before the first secondary evidence (a call site, a related type, a test): what the
+  // package opens with (instructions, the map, the target's excerpts and definitions) keeps its place.
+  const cut = ordered.findIndex((c) => !c.mandatory && SECONDARY.has(c.kind));
+  if (cut < 0) return [...decisive, ...rest].sort((a, b) => ordered.indexOf(a) - ordered.indexOf(b));
+  const before = rest.filter((c) => ordered.indexOf(c) < cut);
+  return [...before, ...decisive, ...rest.filter((c) => ordered.indexOf(c) >= cut)];
 }
 
 function omission(c: Candidate, tokens: number): OmittedBlock {
