@@ -900,9 +900,9 @@ describe("determinism", () => {
     const paths: PathInfo[] = [];
     for (let i = 0; i < 80_000; i++) paths.push({ path: `drivers/d${i % 400}/sub${i % 7}/f${i}.c`, language: "c" });
     paths.push({ path: "tools/pkg/package.json", language: "json" });
-    const started = Date.now();
+    // What it costs is measured by the benchmarks, never asserted here: tests assert no wall time.
     const g = buildGraphFrom([{ path: "tools/pkg/package.json", content: JSON.stringify({ name: "pkg" }) }], paths);
     assert.equal(g.modules.length, 1);
-    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+    assert.equal(g.modules[0]!.path, "tools/pkg");
   });
 });
