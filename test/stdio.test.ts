@@ -95,10 +95,12 @@ describe("the built server over stdio", () => {
     for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
   });
 
-  test("a request sent just before stdin ends is still answered", async () => {
+  test("a request sent just before stdin ends is still answered; a warm start says it is ready on stderr", async () => {
     const child = spawn(process.execPath, [CLI, "serve", "--repo", repo.root, "--store", store], { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
+    let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const line = (msg: object) => `${JSON.stringify(msg)}\n`;
     child.stdin.end(
       line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }) +
@@ -110,5 +112,9 @@ describe("the built server over stdio", () => {
     const call = answers.find((a) => a.id === 2);
     assert.ok(call, stdout);
     assert.equal(call.result?.structuredContent?.ok, true, JSON.stringify(call));
+    const ready = stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.message === "ready");
+    assert.ok(ready, stderr);
+    assert.equal(ready.transport, "stdio");
+    assert.match(String(ready.indexVersion), /^idx-v/);
   });
 });

@@ -69,9 +69,19 @@ function watchIndexed(s: Setup): RepositoryWatcher {
  * Progress and logs go to stderr, stdout carries only JSON-RPC.
  */
 export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
-  await ensureIndexed(s, opts);
+  const repoId = await ensureIndexed(s, opts);
   const server = createServer(await serverDeps(s));
   const { closed } = await connectStdio(server, s.logger);
+  // One line on every start, warm or not: a server that says nothing looks hung.
+  const ready = repoId ? await s.store.getReadyIndex(repoId) : null;
+  s.logger.log("info", "ready", {
+    transport: "stdio",
+    repoId: repoId ?? null,
+    indexVersion: ready?.indexVersion ?? null,
+    root: s.root,
+    store: s.storeLabel,
+    connect: "JSON-RPC on this process's stdin and stdout: an MCP client starts this command (README 'Adding it to a client')",
+  });
   const watcher = opts.watch ? watchIndexed(s) : null;
   await closed;
   watcher?.close();
