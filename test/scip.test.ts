@@ -229,3 +229,25 @@ describe("SCIP decoding", () => {
     assert.throws(() => decodeScip(new Uint8Array([0x12, 0x40, 0x0a])), ScipDecodeError);
   });
 });
+
+describe("SCIP index made at a monorepo's root, served for one package of it", () => {
+  test("document paths are re-based onto the package; the others are counted and left out", async () => {
+    const base = mkdtempSync(join(tmpdir(), "repoctx-scip-mono-"));
+    try {
+      const mono = join(base, "mono");
+      commitFiles(mono, { ...Object.fromEntries(Object.entries(TS).map(([p, t]) => [`packages/app/${p}`, t])), "packages/other/src/x.ts": "export const x = 1;\n", "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true }, include: ["packages/*/src"] }) }, "initial");
+      scipTypescript(mono);
+      const root = join(mono, "packages", "app");
+      const store = SqliteStore.open(join(base, "index.db"));
+      try {
+        const r = await buildIndex({ root, store, maxFileBytes: defaultReadPolicy().maxIndexedFileBytes, scip: [join(mono, "index.scip")] });
+        assert.equal(r.stats.scip?.files, 3, JSON.stringify(r.stats.scip));
+        assert.ok(r.stats.scip?.warnings.some((w) => /1 document\(s\) lie outside/.test(w)), JSON.stringify(r.stats.scip?.warnings));
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});

@@ -55,24 +55,36 @@ export async function scipDigest(repoRoot: string): Promise<string | undefined> 
   return createHash("sha256").update(sha256(bytes)).digest("hex").slice(0, 12);
 }
 
-/** The folder of a SCIP project root inside the repository ("" for the root itself or a root elsewhere). */
-async function prefixOf(projectRoot: string, repoRoot: string): Promise<string> {
-  if (!projectRoot.startsWith("file:")) return "";
+/**
+ * Where a SCIP project root sits against the repository: `add` is the folder to put before its document paths (a
+ * project inside the repository, `packages/app/`), `strip` the folder to take off them (the repository inside the
+ * project, an index made at a monorepo's root); both "" when it is the root itself or was made elsewhere (CI).
+ */
+async function rebaseOf(projectRoot: string, repoRoot: string): Promise<{ add: string; strip: string }> {
+  const none = { add: "", strip: "" };
+  if (!projectRoot.startsWith("file:")) return none;
   let dir: string;
   try {
     dir = await realpath(fileURLToPath(projectRoot));
   } catch {
-    return ""; // made on another machine (CI): its root is taken to be this repository's
+    return none; // made on another machine: its root is taken to be this repository's
   }
   const rel = relative(repoRoot, dir);
-  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? "" : rel.split(sep).join("/") + "/";
+  if (rel === "" || isAbsolute(rel)) return none;
+  if (!rel.startsWith("..")) return { add: rel.split(sep).join("/") + "/", strip: "" };
+  const up = relative(dir, repoRoot);
+  return up.startsWith("..") || isAbsolute(up) ? none : { add: "", strip: up.split(sep).join("/") + "/" };
 }
 
-/** A document path as a safe repository-relative path, or null (absolute, `..`, empty). */
-function safePath(prefix: string, relativePath: string): string | null {
-  const p = relativePath.replace(/\\/g, "/").replace(/^\.\//, "");
+/** A document path as a safe repository-relative path, or null (absolute, `..`, empty, outside the repository). */
+function safePath(rebase: { add: string; strip: string }, relativePath: string): string | null {
+  let p = relativePath.replace(/\\/g, "/").replace(/^\.\//, "");
+  if (rebase.strip) {
+    if (!p.startsWith(rebase.strip)) return null;
+    p = p.slice(rebase.strip.length);
+  }
   if (p === "" || p.startsWith("/") || /^[A-Za-z]:/.test(p) || p.split("/").some((s) => s === ".." || s === "")) return null;
-  return prefix + p;
+  return rebase.add + p;
 }
 
 /**
@@ -109,13 +121,15 @@ export async function loadScipLayer(repoRoot: string, files: readonly string[] |
     digest.update(hash);
     const tool = `${index.toolName || "unknown indexer"}${index.toolVersion ? ` ${index.toolVersion}` : ""}`;
     const source = `${tool} · ${hash.slice(0, 12)}`;
-    const prefix = await prefixOf(index.projectRoot, repoRoot);
+    const rebase = await rebaseOf(index.projectRoot, repoRoot);
+    let outside = 0;
     for (const doc of index.documents) {
-      const p = safePath(prefix, doc.relativePath);
-      if (p === null) layer.warnings.push(`${tool}: document path '${doc.relativePath.slice(0, 200)}' is outside the repository; left out`);
+      const p = safePath(rebase, doc.relativePath);
+      if (p === null) outside += 1;
       else if (layer.byPath.has(p)) layer.warnings.push(`${tool}: a second document for ${p}; the first is kept`);
       else layer.byPath.set(p, { doc, source });
     }
+    if (outside > 0) layer.warnings.push(`${tool}: ${outside} document(s) lie outside the repository (or outside this part of the project); left out`);
     layer.files.push({ path, tool, documents: index.documents.length });
   }
   if (layer.files.length === 0) return layer.warnings.length > 0 ? layer : null;
