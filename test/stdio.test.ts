@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -93,6 +93,28 @@ describe("the built server over stdio", () => {
     const lines = stdout.split("\n").filter((l) => l.length > 0);
     assert.ok(lines.length >= 3, stdout);
     for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
+  });
+
+  test("--tools core lists the core tools alone, and a call of another is an unknown tool", async () => {
+    const child = spawn(process.execPath, [CLI, "serve", "--repo", repo.root, "--store", store, "--tools", "core"], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    const line = (msg: object) => `${JSON.stringify(msg)}\n`;
+    child.stdin.end(
+      line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }) +
+        line({ jsonrpc: "2.0", method: "notifications/initialized" }) +
+        line({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }) +
+        line({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "build_context_package", arguments: { purpose: "planning", goal: "x", budgetTokens: 1000 } } }),
+    );
+    await new Promise((r) => child.once("exit", r));
+    const answers = stdout.split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l) as { id?: number; result?: { tools?: { name: string }[]; isError?: boolean; structuredContent?: { data?: { error?: { category?: string } } } } });
+    const { CORE_TOOLS } = await import("../src/mcp/tools/index.js");
+    assert.deepEqual(answers.find((a) => a.id === 2)?.result?.tools?.map((t) => t.name).sort(), [...CORE_TOOLS].sort());
+    const hidden = answers.find((a) => a.id === 3)?.result;
+    assert.equal(hidden?.isError, true, JSON.stringify(hidden));
+    const bad = spawnSync(process.execPath, [CLI, "serve", "--repo", repo.root, "--store", store, "--tools", "search_code,no_such_tool"], { encoding: "utf8", input: "" });
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, /unknown tool\(s\) no_such_tool/);
   });
 
   test("a request sent just before stdin ends is still answered; a warm start says it is ready on stderr", async () => {

@@ -97,7 +97,10 @@ function splitRepoQuery(uri: string): { base: string; repoId: string | null } {
  * tool's input schema gains a required `repoId` (an enum of the served ids) and each call runs against that
  * repository's own deps; resources and prompts are per repository as well (see `withRepoQuery`).
  */
-export function createServer(served: ServedRepos): Server {
+/** `tools`: the tool names to expose (default all); a call of another answers as an unknown tool. */
+export function createServer(served: ServedRepos, tools?: readonly string[]): Server {
+  const exposed = tools ? new Set(tools) : null;
+  const visible = exposed ? TOOLS.filter((t) => exposed.has(t.name)) : TOOLS;
   const target = normalize(served);
   const set = isRepoSet(target) ? target.repos : null;
   const ids = set ? [...set.keys()] : [];
@@ -108,7 +111,7 @@ export function createServer(served: ServedRepos): Server {
   const repos: Served = { set, ids, single: () => target as ServerDeps };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOLS.map((t) => ({
+    tools: visible.map((t) => ({
       name: t.name,
       title: t.annotations.title,
       description: t.description,
@@ -118,7 +121,7 @@ export function createServer(served: ServedRepos): Server {
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const def = findTool(req.params.name);
+    const def = exposed && !exposed.has(req.params.name) ? undefined : findTool(req.params.name);
     const meta = callMetaFrom(req.params._meta as Record<string, unknown> | undefined);
     const envelope = def ? await runToolIn(def, req.params.arguments ?? {}, target, meta) : unknownToolEnvelope(req.params.name);
     return toCallToolResult(envelope);

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
 import { EXIT } from "../exit-codes.js";
 import { collect, port, withCommon, withSetup } from "../options.js";
 import type { CommonOptions } from "../setup.js";
@@ -10,6 +10,7 @@ import { overlayProvider } from "../../sources/work-tree-overlay.js";
 import { createAuditSink, type AuditSink } from "../../service/audit.js";
 import { repoSet, type ServerDeps } from "../../service/deps.js";
 import { createServer } from "../../mcp/server.js";
+import { CORE_TOOLS, TOOLS, toolSet } from "../../mcp/tools/index.js";
 import { startHttpServer } from "../../mcp/transports/http.js";
 import { connectStdio } from "../../mcp/transports/stdio.js";
 import { createRequestSources } from "../../sources/index.js";
@@ -27,6 +28,8 @@ export interface ServeOptions {
   reindex?: boolean;
   quiet?: boolean;
   watch?: boolean;
+  /** Tool names to expose (`--tools`; default all). */
+  tools?: string[];
 }
 
 export interface ServeHttpOptions extends ServeOptions {
@@ -70,7 +73,7 @@ function watchIndexed(s: Setup): RepositoryWatcher {
  */
 export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
   const repoId = await ensureIndexed(s, opts);
-  const server = createServer(await serverDeps(s));
+  const server = createServer(await serverDeps(s), opts.tools);
   const { closed } = await connectStdio(server, s.logger);
   // One line on every start, warm or not: a server that says nothing looks hung.
   const ready = repoId ? await s.store.getReadyIndex(repoId) : null;
@@ -80,6 +83,7 @@ export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
     indexVersion: ready?.indexVersion ?? null,
     root: s.root,
     store: s.storeLabel,
+    tools: opts.tools?.length ?? TOOLS.length,
     connect: "JSON-RPC on this process's stdin and stdout: an MCP client starts this command (README 'Adding it to a client')",
   });
   const watcher = opts.watch ? watchIndexed(s) : null;
@@ -185,7 +189,7 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
   const ids = deps.map((d) => d.repoId);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice) throw new ConfigError(`two --repo work trees have the same repository id ${twice}; give each its own --store`);
-  const server = await startHttpServer({ served: deps.length === 1 ? deps[0]! : repoSet(deps), settings, logger: s.logger });
+  const server = await startHttpServer({ served: deps.length === 1 ? deps[0]! : repoSet(deps), ...(opts.tools ? { tools: opts.tools } : {}), settings, logger: s.logger });
   const watchers = opts.watch ? targets.filter((t) => t.local).map((t) => watchIndexed({ ...t.setup, ...(targets.length > 1 ? { repoIdOverride: t.repoId } : {}) })) : [];
   const signal = await untilSignal();
   s.logger.log("info", "shutting down", { signal });
@@ -193,7 +197,15 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
   await server.close();
 }
 
-type ServeFlags = Omit<CommonOptions, "repo"> & { repo?: string[]; reindex?: boolean; quiet?: boolean; watch?: boolean; http?: boolean; host?: string; port?: number };
+type ServeFlags = Omit<CommonOptions, "repo"> & { repo?: string[]; reindex?: boolean; quiet?: boolean; watch?: boolean; http?: boolean; host?: string; port?: number; tools?: string[] };
+
+/** `--tools core|all|name,name`: the names, or a usage error naming the unknown ones. */
+function toolsOption(value: string): string[] {
+  const { names, unknown } = toolSet(value);
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown tool(s) ${unknown.join(", ")}; known: core, all, ${TOOLS.map((t) => t.name).join(", ")}`);
+  if (names.length === 0) throw new InvalidArgumentError("names no tool");
+  return names;
+}
 
 /** `repoctx serve`: one repository over stdio, or one or several over Streamable HTTP with --http. */
 export function registerServeCommand(program: Command): void {
@@ -205,6 +217,7 @@ export function registerServeCommand(program: Command): void {
     .option("--http", "serve MCP Streamable HTTP at /mcp instead of stdio (bearer tokens: REPOCTX_HTTP_TOKENS or the policy file's http.tokens)")
     .option("--host <host>", `with --http: address to bind (default ${DEFAULT_HTTP_HOST}; any other than loopback needs tokens)`)
     .option("--port <n>", `with --http: port (default ${DEFAULT_HTTP_PORT}; 0 picks a free one, logged in the "listening" line)`, port)
+    .option("--tools <set>", `tools to expose: all (default), core (${CORE_TOOLS.join(", ")}: a tools/list under 2,000 tokens), or a comma list of names`, toolsOption)
     .action(async (flags: ServeFlags) => {
       const opts = { ...flags, repo: flags.repo ?? [] };
       // With --http the policy file is read by runServeHttp, checked against every served work tree, not the first.

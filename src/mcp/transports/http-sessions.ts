@@ -32,6 +32,8 @@ interface Session {
 
 export interface SessionTableOptions {
   served: ServedRepos;
+  /** Tool names to expose (default all). */
+  tools?: readonly string[];
   maxSessions: number;
   logger: Logger;
   now: () => number;
@@ -85,7 +87,7 @@ export class SessionTable {
       return;
     }
     this.opening += 1;
-    const server = createServer(this.o.served);
+    const server = createServer(this.o.served, this.o.tools);
     // Set right below; the transport's callbacks run only once a request is handled.
     let session: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({

@@ -34,6 +34,8 @@ const ALLOWED_METHODS = "GET, POST, DELETE";
 
 export interface HttpServerOptions {
   served: ServedRepos;
+  /** Tool names to expose (default all). */
+  tools?: readonly string[];
   settings: HttpSettings;
   logger: Logger;
   /** Injectable clock (ms) for rate limits and idle timeouts. */
@@ -223,7 +225,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     loopback,
     allowedOrigins: new Set(settings.allowedOrigins),
     limiter: new RateLimiter(settings.rateLimitPerMinute, now),
-    sessions: new SessionTable({ served, maxSessions: settings.maxSessions, logger, now }),
+    sessions: new SessionTable({ served, ...(opts.tools ? { tools: opts.tools } : {}), maxSessions: settings.maxSessions, logger, now }),
     closing: false,
   };
   const http = createHttpServer((req, res) => {
