@@ -28,7 +28,7 @@ export const TOOLS: readonly ToolDefinition[] = [
 
 /**
  * The tools an agent needs most, and what grep cannot do for it: ranked and lexical search, symbols, slices,
- * related tests, change impact, index status. `serve --tools core` exposes these alone (1,981 o200k tokens of
+ * related tests, change impact, index status. `serve --tools core` exposes these alone (1,985 o200k tokens of
  * `tools/list` against 5,327 for all eleven).
  */
 export const CORE_TOOLS: readonly string[] = ["search_code", "find_symbol", "get_file_slice", "find_related_tests", "get_change_impact_context", "inspect_index"];
