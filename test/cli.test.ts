@@ -58,6 +58,9 @@ describe("repoctx CLI", () => {
     assert.equal(stale.status, EXIT.stale_context);
     assert.match(stale.stderr, /stale_context/);
     assert.equal(q("slice", "README.md", "--lines", "x:y").status, EXIT.invalid_input);
+    // A usage error commander reports in a subcommand (an unknown option, a missing argument) is exit 2 as well.
+    assert.equal(q("search", "--no-such-option", "x").status, EXIT.invalid_input);
+    assert.equal(q("symbol").status, EXIT.invalid_input);
   });
 
   test("inspect shows the policy in force", () => {

@@ -113,7 +113,7 @@ describe("the built server over stdio", () => {
     const hidden = answers.find((a) => a.id === 3)?.result;
     assert.equal(hidden?.isError, true, JSON.stringify(hidden));
     const bad = spawnSync(process.execPath, [CLI, "serve", "--repo", repo.root, "--store", store, "--tools", "search_code,no_such_tool"], { encoding: "utf8", input: "" });
-    assert.notEqual(bad.status, 0);
+    assert.equal(bad.status, 2, "a usage error exits 2 (invalid_input)");
     assert.match(bad.stderr, /unknown tool\(s\) no_such_tool/);
   });
 

@@ -16,6 +16,10 @@ export function buildProgram(): Command {
   const program = new Command("repoctx")
     .description("Read-only, evidence-first repository context server for AI coding agents (MCP)")
     .version(serverVersion());
+  // Before the commands are added: subcommands inherit it, so a usage error in one exits 2 like the root's.
+  program.exitOverride((err) => {
+    process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.invalid_input);
+  });
   registerIndexCommand(program);
   registerServeCommand(program);
   registerSearchCommands(program);
@@ -25,9 +29,6 @@ export function buildProgram(): Command {
   registerInspectCommand(program);
   registerAuditCommand(program);
   registerEvalCommand(program);
-  program.exitOverride((err) => {
-    process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.invalid_input);
-  });
   return program;
 }
 
