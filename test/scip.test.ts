@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { defaultReadPolicy } from "../src/config/schema.js";
-import { buildIndex } from "../src/indexer/pipeline.js";
+import { buildIndex, updateIndex } from "../src/indexer/pipeline.js";
 import { decodeScip, ScipDecodeError } from "../src/indexer/scip/decode.js";
 import { ScipLoadError } from "../src/indexer/scip/load.js";
 import { definitionOf, namedDescriptor, parseDescriptors } from "../src/indexer/scip/symbol.js";
@@ -248,6 +248,28 @@ describe("SCIP index made at a monorepo's root, served for one package of it", (
       }
     } finally {
       rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("an in-place update beside a SCIP index", () => {
+  test("goes ahead while index.scip is the one the index was built with, touched or not; a new one takes a build", async () => {
+    const b = await buildWith(TS, scipTypescript);
+    try {
+      const opts = { root: b.root, store: b.store, maxFileBytes: defaultReadPolicy().maxIndexedFileBytes };
+      writeFileSync(join(b.root, "src/other.ts"), `${TS["src/other.ts"]}export const more = 1;\n`);
+      git(b.root, ["commit", "-qam", "edit other"]);
+      assert.ok(await updateIndex(opts), "same index.scip: the fast path");
+      const scipPath = join(b.root, "index.scip");
+      utimesSync(scipPath, new Date(), new Date(Date.now() + 5000));
+      writeFileSync(join(b.root, "src/other.ts"), `${TS["src/other.ts"]}export const more = 2;\n`);
+      git(b.root, ["commit", "-qam", "edit other again"]);
+      assert.ok(await updateIndex(opts), "touched, same bytes: still the fast path");
+      writeFileSync(scipPath, Buffer.concat([readFileSync(scipPath), Buffer.from([0x12, 0x00])]));
+      assert.equal(await updateIndex(opts), null, "different bytes: a build reads it");
+    } finally {
+      await b.store.close();
+      rmSync(b.base, { recursive: true, force: true });
     }
   });
 });

@@ -113,7 +113,9 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     previous && previous.extractorVersion === EXTRACTOR_VERSION
       ? { indexId: previous.id, files: await opts.store.reusableExtractions(previous.id), store: opts.store }
       : null;
-  if (scip) stats.scip = { digest: scip.digest, indexes: scip.files.map((f) => f.tool), documents: scip.byPath.size, files: 0, stale: 0, warnings: scip.warnings.slice(0, 20) };
+  if (scip) {
+    stats.scip = { digest: scip.digest, indexes: scip.files.map((f) => f.tool), documents: scip.byPath.size, files: 0, stale: 0, warnings: scip.warnings.slice(0, 20), ...(scip.rootFile ? { rootFile: scip.rootFile } : {}) };
+  }
   const digestRows: { path: string; contentHash: string; skipReason: string | null }[] = [];
   const knowledge = new KnowledgeCollector({ root, commit: repo.isGit ? repo.baseCommit : null });
   const semantic = new SemanticStage(opts.embeddings ?? null);
@@ -202,7 +204,7 @@ export async function updateIndex(opts: IndexOptions): Promise<IndexResult | nul
   if (!previous || previous.extractorVersion !== EXTRACTOR_VERSION || !previous.baseCommit || previous.rootPath !== root) return null;
   // A SCIP index given, or a different one at the root than the index was built with: a build reads it.
   const scip = previous.stats?.scip?.digest;
-  if (opts.scip !== undefined || (await scipDigest(root)) !== scip) return null;
+  if (opts.scip !== undefined || (await scipDigest(root, previous.stats?.scip)) !== scip) return null;
   const { paths, historyKnown } = await candidatePaths(root, opts.store, previous, status, repo.baseCommit);
   if (!historyKnown) return null;
   if (paths.length > MAX_DELTA_FILES || paths.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"))) return null;

@@ -56,7 +56,16 @@ export interface IndexStats {
    * The SCIP layer of the build: the digest of the SCIP indexes read, the documents they hold, the files whose
    * references they resolved, and the files whose document no longer matched the text (tree-sitter kept).
    */
-  scip?: { digest: string; indexes: string[]; documents: number; files: number; stale: number; warnings: string[] };
+  scip?: {
+    digest: string;
+    indexes: string[];
+    documents: number;
+    files: number;
+    stale: number;
+    warnings: string[];
+    /** Size and modification time of the root's `index.scip` when read: an update hashes it again only if they moved. */
+    rootFile?: { size: number; mtimeMs: number };
+  };
 }
 
 export const SKIP_REASONS = [

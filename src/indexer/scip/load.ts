@@ -28,6 +28,13 @@ export interface ScipLayer {
   files: { path: string; tool: string; documents: number }[];
   /** Documents left out: a path outside the repository, or a second document for one path. */
   warnings: string[];
+  /** Size and modification time of the root's `index.scip` when it was read (an update compares them first). */
+  rootFile: RootScipFile | null;
+}
+
+export interface RootScipFile {
+  size: number;
+  mtimeMs: number;
 }
 
 /** A SCIP index the operator named that cannot be used: an input error, said before anything is indexed. */
@@ -41,18 +48,32 @@ function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
+/** The layer's digest from the hashes of the SCIP files it read, in order. */
+function digestOf(hashes: readonly string[]): string {
+  const h = createHash("sha256");
+  for (const x of hashes) h.update(x);
+  return h.digest("hex").slice(0, 12);
+}
+
 /**
- * The digest `loadScipLayer` gives the default `index.scip` at the root, without decoding it; undefined when there
- * is none (an in-place update compares it with the index's to tell whether a build must read a new one).
+ * The digest `loadScipLayer` gives the root's `index.scip`, without decoding it; undefined when there is none. An
+ * in-place update compares it with the index's to tell whether a build must read a new one: when the file's size
+ * and modification time are those recorded, the recorded digest is taken without reading the file again.
  */
-export async function scipDigest(repoRoot: string): Promise<string | undefined> {
-  let bytes: Buffer;
+export async function scipDigest(repoRoot: string, known: { digest: string; rootFile?: RootScipFile } | undefined): Promise<string | undefined> {
+  const path = join(repoRoot, DEFAULT_SCIP_FILE);
+  let st;
   try {
-    bytes = await readFile(join(repoRoot, DEFAULT_SCIP_FILE));
+    st = await stat(path);
   } catch {
     return undefined;
   }
-  return createHash("sha256").update(sha256(bytes)).digest("hex").slice(0, 12);
+  if (known?.rootFile && known.rootFile.size === st.size && known.rootFile.mtimeMs === st.mtimeMs) return known.digest;
+  try {
+    return digestOf([sha256(await readFile(path))]);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -94,8 +115,8 @@ function safePath(rebase: { add: string; strip: string }, relativePath: string):
 export async function loadScipLayer(repoRoot: string, files: readonly string[] | undefined): Promise<ScipLayer | null> {
   const explicit = files !== undefined;
   const paths = explicit ? files.map((f) => (isAbsolute(f) ? f : join(process.cwd(), f))) : [join(repoRoot, DEFAULT_SCIP_FILE)];
-  const layer: ScipLayer = { byPath: new Map(), digest: "", files: [], warnings: [] };
-  const digest = createHash("sha256");
+  const layer: ScipLayer = { byPath: new Map(), digest: "", files: [], warnings: [], rootFile: null };
+  const hashes: string[] = [];
   for (const path of paths) {
     let bytes: Buffer;
     try {
@@ -103,11 +124,15 @@ export async function loadScipLayer(repoRoot: string, files: readonly string[] |
       if (!st.isFile()) throw new ScipLoadError(`${path} is not a file`);
       if (st.size > MAX_SCIP_BYTES) throw new ScipLoadError(`${path} is ${st.size} bytes, over the ${MAX_SCIP_BYTES}-byte limit for SCIP indexes`);
       bytes = await readFile(path);
+      if (!explicit) layer.rootFile = { size: st.size, mtimeMs: st.mtimeMs };
     } catch (err) {
       if (!explicit && (err as { code?: string }).code === "ENOENT") continue;
       if (err instanceof ScipLoadError) throw err;
       throw new ScipLoadError(`cannot read SCIP index ${path}: ${(err as Error).message}`);
     }
+    // Every file read counts, one that is not SCIP too: the next update then knows it is the same file.
+    const hash = sha256(bytes);
+    hashes.push(hash);
     let index;
     try {
       index = decodeScip(bytes);
@@ -117,8 +142,6 @@ export async function loadScipLayer(repoRoot: string, files: readonly string[] |
       layer.warnings.push(`${DEFAULT_SCIP_FILE} at the root is not a SCIP index (${err.message}); not used`);
       continue;
     }
-    const hash = sha256(bytes);
-    digest.update(hash);
     const tool = `${index.toolName || "unknown indexer"}${index.toolVersion ? ` ${index.toolVersion}` : ""}`;
     const source = `${tool} · ${hash.slice(0, 12)}`;
     const rebase = await rebaseOf(index.projectRoot, repoRoot);
@@ -132,7 +155,7 @@ export async function loadScipLayer(repoRoot: string, files: readonly string[] |
     if (outside > 0) layer.warnings.push(`${tool}: ${outside} document(s) lie outside the repository (or outside this part of the project); left out`);
     layer.files.push({ path, tool, documents: index.documents.length });
   }
-  if (layer.files.length === 0) return layer.warnings.length > 0 ? layer : null;
-  layer.digest = digest.digest("hex").slice(0, 12);
+  if (hashes.length === 0) return null;
+  layer.digest = digestOf(hashes);
   return layer;
 }
