@@ -30,8 +30,8 @@ export interface ValueContext {
   statements: { start: number; end: number }[];
 }
 
-/** Per name, the function scopes around it, innermost first, from the scope ranges (no tree walk). */
-function scopesAround(starts: number[], scopes: ValueContext["scopes"]): number[][] {
+/** Per name, the ranges around it (function scopes, statements), innermost first, from the ranges alone (no tree walk). */
+function scopesAround(starts: number[], scopes: readonly { start: number; end: number; nameStart?: number | null }[]): number[][] {
   const order = [...scopes.keys()].sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end);
   const byName = [...starts.keys()].sort((a, b) => starts[a]! - starts[b]!);
   const out: number[][] = starts.map(() => []);
@@ -68,18 +68,17 @@ export function localValueUses(context: ValueContext, candidates: { start: numbe
   }
   const binds = [...context.binds];
   const bindScopes = scopesAround(binds.map(([start]) => start), context.scopes);
+  const bindStatements = scopesAround(binds.map(([start]) => start), context.statements);
   // Per scope, per local name: from where on it is local (the end of its declaring statement, or the scope's start).
   const locals = new Map<number, Map<string, number>>();
   for (const [i, [start, name]] of binds.entries()) {
     const scope = bindScopes[i]![0];
     if (scope === undefined || declaredGlobal.get(scope)?.has(name)) continue;
     drop.add(start);
-    let from = -Infinity;
-    // The statement's own names only: a parameter of a closure inside it (`let cb = |x| x + 1;`) is local at once.
-    const inner = context.scopes[scope]!;
-    for (const st of context.statements) {
-      if (st.start <= start && start < st.end && inner.start < st.start && (from === -Infinity || st.end < from)) from = st.end;
-    }
+    // The statement's own names only: a parameter of a closure inside it (`let cb = |x| x + 1;`) is local at once,
+    // so only the innermost statement around the name counts, and only when it lies inside the name's scope.
+    const st = bindStatements[i]![0] === undefined ? undefined : context.statements[bindStatements[i]![0]!]!;
+    const from = st && context.scopes[scope]!.start < st.start ? st.end : -Infinity;
     const names = locals.get(scope) ?? locals.set(scope, new Map()).get(scope)!;
     names.set(name, Math.min(names.get(name) ?? Infinity, from));
   }
