@@ -1,5 +1,6 @@
 import type { Confidence, ReferenceKind, SymbolKind } from "../core/symbols.js";
 import { resolveDefinition } from "./resolve.js";
+import { dirName } from "./knowledge/related/names.js";
 import { textReader, type TextFn } from "./text.js";
 import type { FileRow, ReferenceRow, SymbolRow } from "../store/store.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
@@ -259,7 +260,7 @@ function scipTargets(named: SymbolRow[], defs: SymbolRow[]): { resolve(target: s
 /** How a use was tied to its definition: the file itself, its package (a folder, in Go, Java and Kotlin), an import. */
 function howResolved(target: SymbolRow, r: ReferenceRow): string {
   if (target.path === r.path) return "defined in this file";
-  const samePackage = ["go", "java", "kotlin"].includes(r.language ?? "") && target.path.slice(0, target.path.lastIndexOf("/") + 1) === r.path.slice(0, r.path.lastIndexOf("/") + 1);
+  const samePackage = ["go", "java", "kotlin"].includes(r.language ?? "") && dirName(target.path) === dirName(r.path);
   return samePackage ? `in this package, ${target.path}` : `imported from ${target.path}`;
 }
 

@@ -133,24 +133,22 @@ const DECISIVE: Readonly<Partial<Record<Candidate["kind"], number>>> = { call_si
  * order whatever the selection order was.
  */
 function selectionOrder(ordered: readonly Candidate[]): Candidate[] {
+  const optional = ordered.filter((c) => !c.mandatory);
+  // Decisive blocks come right before the first secondary evidence (a call site, a related type, a test): what the
+  // package opens with (instructions, the map, the target's excerpts and definitions) keeps its place.
+  const cut = optional.findIndex((c) => SECONDARY.has(c.kind));
+  if (cut < 0) return optional;
   const byKind = new Map<string, Candidate[]>();
-  const rest: Candidate[] = [];
-  for (const c of ordered) {
-    if (c.mandatory) continue;
-    const list = byKind.get(c.kind) ?? [];
-    if (list.length < (DECISIVE[c.kind] ?? 0)) byKind.set(c.kind, [...list, c]);
-    else rest.push(c);
+  for (const c of optional.slice(cut)) {
+    const list = byKind.get(c.kind) ?? byKind.set(c.kind, []).get(c.kind)!;
+    if (list.length < (DECISIVE[c.kind] ?? 0)) list.push(c);
   }
   // Interleaved: the first call site, the first test, the second call site, the second test, …
   const decisive: Candidate[] = [];
   const lists = [...byKind.values()];
   for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) decisive.push(l[i]!);
-  // Decisive blocks come right before the first secondary evidence (a call site, a related type, a test): what the
-  // package opens with (instructions, the map, the target's excerpts and definitions) keeps its place.
-  const cut = ordered.findIndex((c) => !c.mandatory && SECONDARY.has(c.kind));
-  if (cut < 0) return [...decisive, ...rest].sort((a, b) => ordered.indexOf(a) - ordered.indexOf(b));
-  const before = rest.filter((c) => ordered.indexOf(c) < cut);
-  return [...before, ...decisive, ...rest.filter((c) => ordered.indexOf(c) >= cut)];
+  const chosenFirst = new Set(decisive);
+  return [...optional.slice(0, cut), ...decisive, ...optional.slice(cut).filter((c) => !chosenFirst.has(c))];
 }
 
 function omission(c: Candidate, tokens: number): OmittedBlock {
