@@ -235,7 +235,7 @@ function commentLines(head: string): string {
         const open = /\/\*|"""|'''/.exec(line);
         if (open) {
           const end = open[0] === "/*" ? "*/" : open[0];
-          if (!line.slice(open.index + 2 + (open[0].length - 2)).includes(end)) closer = end;
+          if (!line.slice(open.index + open[0].length).includes(end)) closer = end;
         }
       }
       return inside || COMMENT_LINE.test(line) ? line : "";
