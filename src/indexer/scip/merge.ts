@@ -157,11 +157,13 @@ function enclosingAt(symbols: readonly ExtractedSymbol[], line: number): string 
 
 /** Gives each SCIP definition's symbol to the smallest tree-sitter definition of that name around it. */
 function markDefinitions(symbols: ExtractedSymbol[], defs: Occ[]): number {
+  const byName = new Map<string, ExtractedSymbol[]>();
+  for (const s of symbols) (byName.get(s.name) ?? byName.set(s.name, []).get(s.name)!).push(s);
   let matched = 0;
   for (const d of defs) {
     let best: ExtractedSymbol | null = null;
-    for (const s of symbols) {
-      if (s.name !== d.text || s.scipSymbol || d.line < s.startLine || d.line > s.endLine) continue;
+    for (const s of byName.get(d.text) ?? []) {
+      if (s.scipSymbol || d.line < s.startLine || d.line > s.endLine) continue;
       if (!best || s.endLine - s.startLine < best.endLine - best.startLine) best = s;
     }
     if (best) {
