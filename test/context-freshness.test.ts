@@ -80,7 +80,7 @@ describe("check_context_freshness: which parts of a context package went stale",
 
   async function check(manifest: unknown): Promise<Envelope & { isError: boolean; text: string }> {
     clock += 5000; // past the overlay's cache, so each call sees the work tree as it is now
-    const res = await client.callTool({ name: "check_context_freshness", arguments: { manifest } });
+    const res = await client.callTool({ name: "check_context_freshness", arguments: { verbosity: "full", manifest } });
     const text = (res.content as { text: string }[])[0]!.text;
     return { ...(JSON.parse(text) as Envelope), isError: res.isError === true, text };
   }

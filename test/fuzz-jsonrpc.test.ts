@@ -15,7 +15,7 @@ import { runCli } from "./helpers/cli.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
 import { MessageFuzzer, type Accept, type FuzzCase, type ToolInfo } from "./helpers/fuzz-messages.js";
 import { serveCli, stop } from "./helpers/http-cli.js";
-import { RawHttpSession, RawStdio, answerProblem, idKey, type Answer } from "./helpers/raw-jsonrpc.js";
+import { RawHttpSession, RawStdio, answerProblem, idKey, toolAnswer, type Answer } from "./helpers/raw-jsonrpc.js";
 
 const SEED = Number(process.env.REPOCTX_FUZZ_SEED ?? 1_616_2026);
 const STDIO_CASES = Number(process.env.REPOCTX_FUZZ_CASES ?? 3000);
@@ -35,7 +35,7 @@ function shown(c: FuzzCase): string {
 /** What is wrong with an answer for what its message expects, or null. */
 function acceptProblem(a: Answer, accept: Accept): string | null {
   if (accept === "any") return null;
-  if (accept === "tool") return a.error ? `a tool call answered with JSON-RPC error ${String(a.error.code)}: ${String(a.error.message)}` : a.result?.structuredContent ? null : "a tool result without structured content";
+  if (accept === "tool") return a.error ? `a tool call answered with JSON-RPC error ${String(a.error.code)}: ${String(a.error.message)}` : toolAnswer(a) ? null : "a tool result without JSON text content";
   return a.error && accept.includes(a.error.code as number) ? null : `expected error ${accept.join("|")}, got ${JSON.stringify(a).slice(0, SHOWN_CHARS)}`;
 }
 
@@ -89,7 +89,7 @@ describe(`JSON-RPC fuzz (seed ${SEED}; REPOCTX_FUZZ_SEED replays another)`, () =
       const cases = Array.from({ length: STDIO_CASES }, () => fuzzer.next());
       await driveStdio(s, cases);
       const final = await s.request({ jsonrpc: "2.0", id: "final", method: "tools/call", params: { name: "search_code", arguments: { query: "isQuoteExpired" } } });
-      assert.equal(final.result?.structuredContent?.ok, true, "the same process answers a normal call at the end");
+      assert.equal(toolAnswer(final)?.ok, true, "the same process answers a normal call at the end");
       const problems = stdioProblems(s, cases);
       assert.deepEqual(problems.slice(0, 20), [], `${problems.length} problems (seed ${SEED})`);
       assert.deepEqual(s.strays, [], "nothing but JSON-RPC answers on stdout");
@@ -125,7 +125,7 @@ describe(`JSON-RPC fuzz (seed ${SEED}; REPOCTX_FUZZ_SEED replays another)`, () =
       for (const session of sessions) {
         const { status, body } = await session.post(JSON.stringify({ jsonrpc: "2.0", id: "final", method: "tools/call", params: { name: "search_code", arguments: { query: "isQuoteExpired" } } }));
         assert.equal(status, 200);
-        assert.equal((body as Answer).result?.structuredContent?.ok, true, "the same process answers a normal call at the end");
+        assert.equal(toolAnswer(body as Answer)?.ok, true, "the same process answers a normal call at the end");
       }
     } finally {
       if (proc) await stop(proc);
@@ -153,7 +153,7 @@ function messageCount(cases: readonly FuzzCase[]): number {
 function outcomes(answers: readonly Answer[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const a of answers) {
-    const env = a.result?.structuredContent;
+    const env = toolAnswer(a);
     const key = a.error ? `error ${String(a.error.code)}` : env ? (env.ok ? "tool ok" : `tool ${env.data?.error?.category}`) : "other result";
     out[key] = (out[key] ?? 0) + 1;
   }

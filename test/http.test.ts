@@ -11,8 +11,7 @@ import { HttpConfigSchema } from "../src/config/schema.js";
 import type { Logger } from "../src/core/log.js";
 import { repoSet, type ServedRepos } from "../src/service/deps.js";
 import type { Envelope } from "../src/service/envelope.js";
-import { serverVersion } from "../src/mcp/server.js";
-import { toolInputJsonSchema } from "../src/mcp/schema-json.js";
+import { listedInputSchema, serverVersion } from "../src/mcp/server.js";
 import { TOOLS } from "../src/mcp/tools/index.js";
 import { startHttpServer, type HttpServerHandle } from "../src/mcp/transports/http.js";
 import { CLI, PROJECT_ROOT } from "./helpers/cli.js";
@@ -149,7 +148,7 @@ describe("Streamable HTTP transport", () => {
     try {
       const { tools } = await client.listTools();
       assert.equal(tools.length, TOOLS.length);
-      for (const t of tools) assert.deepEqual(t.inputSchema, toolInputJsonSchema(TOOLS.find((d) => d.name === t.name)!.inputSchema), t.name);
+      for (const t of tools) assert.deepEqual(t.inputSchema, listedInputSchema(TOOLS.find((d) => d.name === t.name)!), t.name);
       const env = await callTool(client, "search_code", { query: "isQuoteExpired" });
       assert.equal(env.ok, true);
       assert.equal((env.data.results as { path: string }[])[0]!.path, "services/pricing/src/main/java/com/acme/pricing/QuoteService.java");
@@ -282,9 +281,9 @@ describe("repoctx serve --http (built CLI)", () => {
       for (const t of tools) assert.deepEqual(t.inputSchema.properties.repoId?.enum?.sort(), [REPO_B, REPO_A].sort(), t.name);
       const called = inspector("--header", `Authorization: Bearer ${TOKEN_2}`, "--method", "tools/call", "--tool-name", "search_code", "--tool-arg", `repoId=${REPO_B}`, `query=${B_ONLY_TERM}`);
       assert.equal(called.status, 0, called.stderr);
-      const env = JSON.parse(called.stdout).structuredContent as Envelope;
+      const env = JSON.parse(JSON.parse(called.stdout).content[0].text) as { ok: boolean; data: { results: { path: string }[] } };
       assert.equal(env.ok, true);
-      assert.ok(env.evidence.some((e) => e.path === B_ONLY_PATH));
+      assert.ok(env.data.results.some((r) => r.path === B_ONLY_PATH));
       const refused = inspector("--header", "Authorization: Bearer not-a-token-at-all-0000000000", "--method", "tools/list");
       assert.notEqual(refused.status, 0, "a wrong token gets nothing");
     } finally {

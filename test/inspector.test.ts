@@ -43,7 +43,9 @@ describe("MCP Inspector CLI", () => {
     const out = inspector("--method", "tools/call", "--tool-name", "search_code", "--tool-arg", "query=isQuoteExpired");
     const env = out.structuredContent ?? JSON.parse(out.content[0].text);
     assert.equal(env.ok, true);
-    assert.equal(env.data.results[0].hits[0].matchLine, 17);
+    // The compact answer (the default): matched lines as [line, text], the file's facts once.
+    assert.equal(env.data.results[0].lines[0][0], 17);
+    assert.match(env.data.results[0].hash, /^sha256:[0-9a-f]{16}$/);
   });
 
   test("tools/call get_ownership and resources/read repo://build-graph", () => {

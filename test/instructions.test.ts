@@ -445,7 +445,7 @@ describe("instructions come from the indexed commit", () => {
         assert.equal((await store.listInstructionFiles((await store.getReadyIndex())!.id))[0]!.workingTree, "modified");
         const client = await open();
         try {
-          const res = await client.callTool({ name: "get_instructions", arguments: { paths: ["web/a.js"] } });
+          const res = await client.callTool({ name: "get_instructions", arguments: { verbosity: "full", paths: ["web/a.js"] } });
           const env = JSON.parse((res.content as { text: string }[])[0]!.text);
           assert.equal(env.ok, true);
           const i = env.data.instructions as Instructions;
@@ -490,7 +490,7 @@ describe("instructions come from the indexed commit", () => {
             operator: { ...operator, instructions: { ...operator.instructions, maxInstructionFileBytes } },
           });
           try {
-            const res = await client.callTool({ name: "get_instructions", arguments: { paths: ["package.json"] } });
+            const res = await client.callTool({ name: "get_instructions", arguments: { verbosity: "full", paths: ["package.json"] } });
             return JSON.parse((res.content as { text: string }[])[0]!.text);
           } finally {
             await client.close();

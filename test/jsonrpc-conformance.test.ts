@@ -11,7 +11,7 @@ import { TOOLS } from "../src/mcp/tools/index.js";
 import { runCli } from "./helpers/cli.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
 import { serveCli, stop } from "./helpers/http-cli.js";
-import { INIT_PARAMS, MCP_HEADERS, RawHttpSession, RawStdio, answerProblem, idKey, type Answer, type Id } from "./helpers/raw-jsonrpc.js";
+import { INIT_PARAMS, MCP_HEADERS, RawHttpSession, RawStdio, answerProblem, idKey, toolAnswer, type Answer, type Id } from "./helpers/raw-jsonrpc.js";
 
 /** One expected answer: its id and its error code, or "result". */
 type Expected = [Id | null, number | "result"];
@@ -207,7 +207,7 @@ describe("JSON-RPC conformance", () => {
     test("the unknown tool's error is categorized and names every tool", async () => {
       const a = await s.request({ jsonrpc: "2.0", id: "c-tool-2", method: "tools/call", params: { name: "rm_rf", arguments: {} } });
       assert.equal(a.result?.isError, true);
-      const error = a.result?.structuredContent?.data?.error;
+      const error = toolAnswer(a)?.data?.error;
       assert.equal(error?.category, "invalid_input");
       for (const t of TOOLS) assert.ok(error?.message?.includes(t.name), `names ${t.name}`);
     });
@@ -241,7 +241,7 @@ describe("JSON-RPC conformance", () => {
     test("after all of it, the same process answers a normal tools/call; stdout held nothing but JSON-RPC", async () => {
       for (const p of [s, old]) {
         const a = await p.request({ jsonrpc: "2.0", id: "c-final", method: "tools/call", params: { name: "search_code", arguments: { query: "isQuoteExpired" } } });
-        assert.equal(a.result?.structuredContent?.ok, true);
+        assert.equal(toolAnswer(a)?.ok, true);
         assert.deepEqual(p.strays, []);
       }
     });
@@ -303,7 +303,7 @@ describe("JSON-RPC conformance", () => {
       for (const session of [s, old]) {
         const { status, body } = await session.post(call("h-final", { name: "search_code", arguments: { query: "isQuoteExpired" } }));
         assert.equal(status, 200);
-        assert.equal((body as Answer).result?.structuredContent?.ok, true);
+        assert.equal(toolAnswer(body as Answer)?.ok, true);
       }
     });
   });

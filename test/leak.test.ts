@@ -28,7 +28,7 @@ describe("leak test: every tool and resource on the golden repository", () => {
   const called = new Set<string>();
 
   const call = async (name: string, args: Record<string, unknown>) => {
-    const res = await client.callTool({ name, arguments: args });
+    const res = await client.callTool({ name, arguments: { verbosity: "full", ...args } });
     called.add(name);
     outputs.push({ what: `${name} ${JSON.stringify(args).slice(0, 120)}`, text: JSON.stringify(res) });
   };
@@ -128,7 +128,7 @@ describe("leak test: a file marked secret-suspect is never served raw, by any to
 
   /** Calls a tool, keeps its output for the sweep at the end, and checks it holds no fragment of either secret. */
   const call = async (name: string, args: Record<string, unknown>): Promise<Envelope> => {
-    const res = await client.callTool({ name, arguments: args });
+    const res = await client.callTool({ name, arguments: { verbosity: "full", ...args } });
     const text = JSON.stringify(res);
     outputs.push({ what: `${name} ${JSON.stringify(args).slice(0, 120)}`, text });
     assertNoSecret(name, text);
@@ -311,7 +311,7 @@ describe("secret-suspect files: the operator's read policy may include them; the
     try {
       const built = await buildIndex({ root: repo.root, store, maxFileBytes: 1 << 20 });
       const client = await openClient({ store, root: built.repo.rootPath, policy: { ...defaultReadPolicy(), includeSecretSuspectFiles: true }, logger: silentLogger, readHead: () => currentHead(built.repo.rootPath) });
-      const res = await client.callTool({ name: "get_instructions", arguments: { paths: ["src/billing.ts"] } });
+      const res = await client.callTool({ name: "get_instructions", arguments: { verbosity: "full", paths: ["src/billing.ts"] } });
       const env = JSON.parse((res.content as { text: string }[])[0]!.text) as Envelope;
       const rules = (env.data as { instructions: Instructions }).instructions.layers.flatMap((l) => l.rules);
       assert.ok(rules.some((r) => r.id === "AGENTS.md#L6" && r.text.includes(VENDOR_TOKEN) && r.withheld === undefined));
@@ -334,7 +334,7 @@ describe("secret-suspect files: the operator's read policy may include them; the
       const built = await buildIndex({ root: repo.root, store, maxFileBytes: 1 << 20 });
       assert.equal((await store.getFile(built.indexId, "AGENTS.md"))?.isSecretSuspect, false);
       const client = await openClient({ store, root: built.repo.rootPath, policy: defaultReadPolicy(), logger: silentLogger, readHead: () => currentHead(built.repo.rootPath) });
-      const res = await client.callTool({ name: "get_instructions", arguments: { paths: ["README.md"] } });
+      const res = await client.callTool({ name: "get_instructions", arguments: { verbosity: "full", paths: ["README.md"] } });
       const text = JSON.stringify(res);
       assertNoSecret("get_instructions", text);
       const env = JSON.parse((res.content as { text: string }[])[0]!.text) as Envelope;

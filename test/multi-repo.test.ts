@@ -1,3 +1,4 @@
+import { listedInputSchema } from "../src/mcp/server.js";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -5,7 +6,6 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { repoSet } from "../src/service/deps.js";
 import type { Envelope } from "../src/service/envelope.js";
 import { RESOURCES } from "../src/mcp/resources/index.js";
-import { toolInputJsonSchema } from "../src/mcp/schema-json.js";
 import { TOOLS } from "../src/mcp/tools/index.js";
 import { openClient } from "./helpers/harness.js";
 import { B_ONLY_PATH, B_ONLY_TERM, REPO_A, REPO_B, buildTwoRepos, type TwoRepos } from "./helpers/two-repos.js";
@@ -13,7 +13,7 @@ import { B_ONLY_PATH, B_ONLY_TERM, REPO_A, REPO_B, buildTwoRepos, type TwoRepos 
 type JsonSchema = { properties: Record<string, { enum?: string[] }>; required?: string[]; additionalProperties?: boolean };
 
 async function call(client: Client, tool: string, args: Record<string, unknown>): Promise<Envelope> {
-  const res = await client.callTool({ name: tool, arguments: args });
+  const res = await client.callTool({ name: tool, arguments: { verbosity: "full", ...args } });
   return res.structuredContent as unknown as Envelope;
 }
 
@@ -41,7 +41,7 @@ describe("one server, two repositories (in memory)", () => {
       assert.deepEqual(schema.properties.repoId?.enum, [REPO_A, REPO_B], t.name);
       assert.ok(schema.required?.includes("repoId"), `${t.name}: repoId is required`);
       assert.equal(schema.additionalProperties, false, t.name);
-      const base = toolInputJsonSchema(TOOLS.find((d) => d.name === t.name)!.inputSchema) as unknown as JsonSchema;
+      const base = listedInputSchema(TOOLS.find((d) => d.name === t.name)!) as unknown as JsonSchema;
       const { repoId: _repoId, ...rest } = schema.properties;
       assert.deepEqual(rest, base.properties, `${t.name}: the tool's own properties`);
       assert.deepEqual(schema.required?.filter((r) => r !== "repoId") ?? [], base.required ?? [], t.name);
@@ -52,7 +52,7 @@ describe("one server, two repositories (in memory)", () => {
     const one = await openClient(repoSet([two.deps.a]));
     try {
       const { tools } = await one.listTools();
-      for (const t of tools) assert.deepEqual(t.inputSchema, toolInputJsonSchema(TOOLS.find((d) => d.name === t.name)!.inputSchema), t.name);
+      for (const t of tools) assert.deepEqual(t.inputSchema, listedInputSchema(TOOLS.find((d) => d.name === t.name)!), t.name);
       const env = await call(one, "search_code", { query: "isQuoteExpired" });
       assert.equal(env.ok, true);
     } finally {

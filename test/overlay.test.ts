@@ -44,7 +44,7 @@ describe("working-tree overlay: edited, new and deleted files answer from disk",
   let clock = 0;
   const call = async (name: string, args: Record<string, unknown>) => {
     clock += 5000; // past the overlay's cache, so each call sees the work tree as it is now
-    const res = await client.callTool({ name, arguments: args });
+    const res = await client.callTool({ name, arguments: { verbosity: "full", ...args } });
     return JSON.parse((res.content as { text: string }[])[0]!.text) as Envelope;
   };
 

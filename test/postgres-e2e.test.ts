@@ -125,7 +125,7 @@ describe("PostgreSQL end to end: every answer equals SQLite's", { skip: pgSkip()
     for (const t of tools) {
       assert.ok(calls[t.name], `no arguments for tool ${t.name}: add them to test/helpers/tool-calls.ts`);
       for (const args of calls[t.name]!) {
-        const text = async ({ client }: Served) => ((await client.callTool({ name: t.name, arguments: args })).content as { text: string }[])[0]!.text;
+        const text = async ({ client }: Served) => ((await client.callTool({ name: t.name, arguments: { verbosity: "full", ...args } })).content as { text: string }[])[0]!.text;
         const [fromSqlite, fromPostgres] = [await text(sqlite), await text(postgres)];
         assert.deepEqual(comparable(t.name, fromPostgres), comparable(t.name, fromSqlite), `${t.name} ${JSON.stringify(args).slice(0, 200)}`);
         made += 1;
@@ -224,11 +224,11 @@ describe("the built CLI with a PostgreSQL store", { skip: pgSkip() }, () => {
     const client = new Client({ name: "pg-stdio-test", version: "0.0.0" });
     await client.connect(transport);
     try {
-      const res = await client.callTool({ name: "search_code", arguments: { query: "isQuoteExpired" } });
+      const res = await client.callTool({ name: "search_code", arguments: { verbosity: "full", query: "isQuoteExpired" } });
       const env = res.structuredContent as { ok: boolean; data: { results: { path: string }[] } };
       assert.equal(env.ok, true, JSON.stringify(env));
       assert.equal(env.data.results[0]!.path, "services/pricing/src/main/java/com/acme/pricing/QuoteService.java");
-      const inspect = await client.callTool({ name: "inspect_index", arguments: {} });
+      const inspect = await client.callTool({ name: "inspect_index", arguments: { verbosity: "full" } });
       noPassword(JSON.stringify(inspect));
     } finally {
       await client.close();

@@ -87,7 +87,7 @@ describe("issue #16 leaks: through the served tools", () => {
   let client: Client;
   const outputs: string[] = [];
   const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
-    const text = JSON.stringify(await client.callTool({ name, arguments: args }));
+    const text = JSON.stringify(await client.callTool({ name, arguments: { verbosity: "full", ...args } }));
     outputs.push(text);
     return text;
   };

@@ -81,7 +81,7 @@ describe("instruction-like text in code comments", () => {
   let store: SqliteStore;
   let client: Client;
   const call = async (name: string, args: Record<string, unknown>) => {
-    const res = await client.callTool({ name, arguments: args });
+    const res = await client.callTool({ name, arguments: { verbosity: "full", ...args } });
     return JSON.parse((res.content as { text: string }[])[0]!.text) as Envelope;
   };
   before(async () => {

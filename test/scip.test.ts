@@ -150,7 +150,7 @@ describe("SCIP index from scip-typescript", () => {
     assert.equal(defs.items[0]!.reason, "definition of Box confirmed by the SCIP index");
     const client = await openClient({ store: b.store, root: b.ctx.index.rootPath, policy: defaultReadPolicy(), logger: silentLogger, readHead: () => currentHead(b.root) });
     try {
-      const res = (await client.callTool({ name: "find_symbol", arguments: { symbol: "Box#render", intent: "references" } })) as { structuredContent: { data: { hits: { confidence: string; startLine: number }[] } } };
+      const res = (await client.callTool({ name: "find_symbol", arguments: { verbosity: "full", symbol: "Box#render", intent: "references" } })) as { structuredContent: { data: { hits: { confidence: string; startLine: number }[] } } };
       assert.deepEqual(res.structuredContent.data.hits.map((h) => `${h.startLine}:${h.confidence}`), ["5:exact", "5:exact"]);
     } finally {
       await client.close();

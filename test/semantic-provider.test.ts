@@ -72,7 +72,7 @@ describe("an operator's OpenAI-compatible embeddings endpoint makes the file vec
     assert.ok(requests > 0);
     const client = await openClient({ store, root: r.repo.rootPath, policy: defaultReadPolicy(), operator, logger: silentLogger, readHead: () => currentHead(r.repo.rootPath) });
     const before = requests;
-    const res = await client.callTool({ name: "search_code", arguments: { query: "where do we validate quote expiration", semantic: true } });
+    const res = await client.callTool({ name: "search_code", arguments: { verbosity: "full", query: "where do we validate quote expiration", semantic: true } });
     const env = JSON.parse((res.content as { text: string }[])[0]!.text) as Envelope;
     assert.equal(env.ok, true);
     assert.equal(requests, before + 1, "the query was embedded by the endpoint");
@@ -80,7 +80,7 @@ describe("an operator's OpenAI-compatible embeddings endpoint makes the file vec
     await client.close();
     // A server without the endpoint configured says it cannot use the index's vectors, and still ranks.
     const plain = await openClient({ store, root: r.repo.rootPath, policy: defaultReadPolicy(), logger: silentLogger, readHead: () => currentHead(r.repo.rootPath) });
-    const res2 = await plain.callTool({ name: "search_code", arguments: { query: "where do we validate quote expiration", semantic: true } });
+    const res2 = await plain.callTool({ name: "search_code", arguments: { verbosity: "full", query: "where do we validate quote expiration", semantic: true } });
     const env2 = JSON.parse((res2.content as { text: string }[])[0]!.text) as Envelope;
     assert.equal(env2.ok, true);
     assert.ok(env2.warnings.some((w) => w.code === "semantic_provider_unavailable"));

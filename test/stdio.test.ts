@@ -37,38 +37,38 @@ describe("the built server over stdio", () => {
         assert.equal(t.annotations?.readOnlyHint, true);
         assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false);
       }
-      const res = await client.callTool({ name: "search_code", arguments: { query: "isQuoteExpired" } });
+      const res = await client.callTool({ name: "search_code", arguments: { verbosity: "full", query: "isQuoteExpired" } });
       const env = res.structuredContent as { ok: boolean; data: { results: { path: string }[] } };
       assert.equal(env.ok, true);
       assert.equal(env.data.results[0]!.path, "services/pricing/src/main/java/com/acme/pricing/QuoteService.java");
       assert.deepEqual(JSON.parse((res.content as { text: string }[])[0]!.text), env, "text content is the same JSON");
-      const bad = await client.callTool({ name: "get_file_slice", arguments: { path: "../outside-secret.txt" } });
+      const bad = await client.callTool({ name: "get_file_slice", arguments: { verbosity: "full", path: "../outside-secret.txt" } });
       assert.equal(bad.isError, true);
       assert.equal((bad.structuredContent as { data: { error: { category: string } } }).data.error.category, "query_rejected");
-      const schemaErr = await client.callTool({ name: "get_file_slice", arguments: { path: 42 } });
+      const schemaErr = await client.callTool({ name: "get_file_slice", arguments: { verbosity: "full", path: 42 } });
       assert.equal((schemaErr.structuredContent as { data: { error: { category: string } } }).data.error.category, "invalid_input");
       const map = await client.readResource({ uri: "repo://map" });
       assert.equal(JSON.parse((map.contents[0] as { text: string }).text).data.map.repoId, "acme/pricing-service");
       // The repository-knowledge and trust-boundary tools, end to end over stdio.
-      const tests = await client.callTool({ name: "find_related_tests", arguments: { changedPaths: ["services/pricing/src/main/java/com/acme/pricing/QuoteService.java"] } });
+      const tests = await client.callTool({ name: "find_related_tests", arguments: { verbosity: "full", changedPaths: ["services/pricing/src/main/java/com/acme/pricing/QuoteService.java"] } });
       const t = (tests.structuredContent as { data: { tests: { path: string; testCommandHint: string }[] } }).data.tests[0]!;
       assert.equal(t.testCommandHint, "./mvnw -pl services/pricing -Dtest=QuoteServiceTest test");
-      const owners = await client.callTool({ name: "get_ownership", arguments: { paths: ["web/src/quote.ts"] } });
+      const owners = await client.callTool({ name: "get_ownership", arguments: { verbosity: "full", paths: ["web/src/quote.ts"] } });
       assert.deepEqual((owners.structuredContent as { data: { paths: { owners: string[] }[] } }).data.paths[0]!.owners, ["@acme/frontend"]);
-      const ins = await client.callTool({ name: "get_instructions", arguments: { paths: ["web/src/quote.ts"] } });
+      const ins = await client.callTool({ name: "get_instructions", arguments: { verbosity: "full", paths: ["web/src/quote.ts"] } });
       assert.equal((ins.structuredContent as { data: { instructions: { outcome: string } } }).data.instructions.outcome, "ok");
       for (const uri of ["repo://build-graph", "repo://ownership", "repo://risk-map", "repo://instructions", "repo://docs/README.md"]) {
         const r = await client.readResource({ uri });
         assert.equal(JSON.parse((r.contents[0] as { text: string }).text).ok, true, uri);
       }
       // Context assembly: a budgeted package, and the prompts that embed one.
-      const pkg = await client.callTool({ name: "build_context_package", arguments: { purpose: "editing", goal: "Validate quote expiry", symbols: ["QuoteService#isQuoteExpired"], budgetTokens: 1500 } });
+      const pkg = await client.callTool({ name: "build_context_package", arguments: { verbosity: "full", purpose: "editing", goal: "Validate quote expiry", symbols: ["QuoteService#isQuoteExpired"], budgetTokens: 1500 } });
       const pkgData = (pkg.structuredContent as { data: { package: { budget: { usedTokens: number } }; rendered: { prompt: string } } }).data;
       assert.ok(pkgData.package.budget.usedTokens <= 1500);
       assert.match(pkgData.rendered.prompt, /public boolean isQuoteExpired/);
       const prompts = await client.listPrompts();
       assert.deepEqual(prompts.prompts.map((p) => p.name).sort(), ["build_migration_context", "build_review_context"]);
-      const missingTask = await client.callTool({ name: "get_task_context", arguments: { taskId: "TASK-1" } });
+      const missingTask = await client.callTool({ name: "get_task_context", arguments: { verbosity: "full", taskId: "TASK-1" } });
       assert.equal((missingTask.structuredContent as { data: { error: { category: string } } }).data.error.category, "not_found", "no task source configured");
     } finally {
       await client.close();
@@ -130,10 +130,10 @@ describe("the built server over stdio", () => {
         line({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "find_symbol", arguments: { symbol: "QuoteService", intent: "references" } } }),
     );
     await new Promise((r) => child.once("exit", r));
-    const answers = stdout.split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l) as { id?: number; result?: { structuredContent?: { ok?: boolean } } });
+    const answers = stdout.split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l) as { id?: number; result?: { content?: { text: string }[] } });
     const call = answers.find((a) => a.id === 2);
     assert.ok(call, stdout);
-    assert.equal(call.result?.structuredContent?.ok, true, JSON.stringify(call));
+    assert.equal((JSON.parse(call.result?.content?.[0]?.text ?? "{}") as { ok?: boolean }).ok, true, JSON.stringify(call));
     const ready = stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.message === "ready");
     assert.ok(ready, stderr);
     assert.equal(ready.transport, "stdio");

@@ -55,7 +55,7 @@ describe("get_task_context", () => {
     return {
       client,
       async call(args) {
-        const res = await client.callTool({ name: "get_task_context", arguments: args });
+        const res = await client.callTool({ name: "get_task_context", arguments: { verbosity: "full", ...args } });
         const text = (res.content as { type: string; text: string }[])[0]!.text;
         outputs.push(text);
         return { ...(JSON.parse(text) as Envelope), isError: res.isError === true };

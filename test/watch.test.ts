@@ -31,7 +31,7 @@ describe("serve --watch", () => {
     const client = new Client({ name: "watch-test", version: "0.0.0" });
     await client.connect(transport);
     const search = async (): Promise<Env> =>
-      (await client.callTool({ name: "search_code", arguments: { query: "freshlyAddedFunction" } })).structuredContent as Env;
+      (await client.callTool({ name: "search_code", arguments: { verbosity: "full", query: "freshlyAddedFunction" } })).structuredContent as Env;
     try {
       const before = await search();
       assert.equal(before.ok, true);

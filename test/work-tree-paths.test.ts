@@ -96,7 +96,7 @@ describe("work-tree reads: directories, symlinks, FIFOs and devices are categori
 
   const callWith = async (client: Client, name: string, args: Record<string, unknown>): Promise<Result> => {
     clock += 5000; // past the overlay's cache: each call sees the work tree as it is now
-    const res = await client.callTool({ name, arguments: args });
+    const res = await client.callTool({ name, arguments: { verbosity: "full", ...args } });
     const env = JSON.parse((res.content as { text: string }[])[0]!.text) as Envelope;
     return { ...env, isError: res.isError === true };
   };
@@ -311,11 +311,11 @@ describe("a commit that swaps a folder for a symlink (out of the root, into .git
 
       const client = await openClient({ store, root: real, policy: defaultReadPolicy(), logger: silentLogger, readHead: () => currentHead(real), overlay: overlayProvider(real, store, 1 << 20, lazyExtractor()) });
       try {
-        const search = await client.callTool({ name: "search_code", arguments: { query: "mark", mode: "lexical", maxResults: 50 } });
+        const search = await client.callTool({ name: "search_code", arguments: { verbosity: "full", query: "mark", mode: "lexical", maxResults: 50 } });
         const text = JSON.stringify(search);
         assert.ok(!text.includes(OUTSIDE_MARK) && !text.includes(GIT_CONFIG_MARK), text.slice(0, 400));
         for (const path of ["docs/passwd", "conf/config"]) {
-          const res = await client.callTool({ name: "get_file_slice", arguments: { path } });
+          const res = await client.callTool({ name: "get_file_slice", arguments: { verbosity: "full", path } });
           const env = JSON.parse((res.content as { text: string }[])[0]!.text) as Envelope;
           assert.equal((env.data as { error?: { category: string } }).error?.category, "query_rejected", path);
         }

@@ -1,14 +1,18 @@
-import type { Envelope } from "../service/envelope.js";
+import type { Answer } from "./answer.js";
 
-/** The MCP `CallToolResult` for an envelope: structured content plus the same JSON as text. */
-export function toCallToolResult(envelope: Envelope): {
+/**
+ * The MCP `CallToolResult` of an answer. Compact (the default): the compact JSON as the one text content, which is
+ * what a model reads and what maxTokens bounds. Full: the envelope as text and as structured content, for programs.
+ */
+export function toCallToolResult(answer: Answer): {
   content: { type: "text"; text: string }[];
-  structuredContent: Record<string, unknown>;
+  structuredContent?: Record<string, unknown>;
   isError: boolean;
 } {
+  const text = JSON.stringify(answer.body);
   return {
-    content: [{ type: "text", text: JSON.stringify(envelope) }],
-    structuredContent: envelope as unknown as Record<string, unknown>,
-    isError: !envelope.ok,
+    content: [{ type: "text", text }],
+    ...(answer.full ? { structuredContent: answer.body as Record<string, unknown> } : {}),
+    isError: answer.isError,
   };
 }

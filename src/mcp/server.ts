@@ -16,13 +16,15 @@ import {
 import { projectMessage } from "../policy/projection.js";
 import { callMetaFrom } from "../service/audit.js";
 import { isRepoSet, type ServedRepos, type ServerDeps } from "../service/deps.js";
-import type { Envelope } from "../service/envelope.js";
+import type { Envelope, ErrorData } from "../service/envelope.js";
+import type { ToolDefinition } from "../service/tool.js";
 import { PROMPTS, completePromptArgument, getPrompt } from "./prompts/index.js";
 import { DOCS_URI_PREFIX, RESOURCES, docIdFromUri, docResourceTemplate } from "./resources/index.js";
 import { repoIdSchema, runTool, runToolIn } from "../service/run-tool.js";
 import { toolInputJsonSchema } from "./schema-json.js";
 import { TOOLS, findTool } from "./tools/index.js";
 import { toCallToolResult } from "./call-result.js";
+import { answerArgsShape, shapeAnswer, splitAnswerArgs, withBudgetFrom } from "./answer.js";
 
 export const SERVER_NAME = "repoctx";
 
@@ -45,8 +47,18 @@ function instructionsFor(ids: readonly string[]): string {
   );
 }
 
+/** A tool's input schema as tools/list shows it: `repoId` first when several repositories are served, the answer's options last. */
+export function listedInputSchema(t: ToolDefinition, before: Record<string, z.ZodType> = {}) {
+  return toolInputJsonSchema(z.strictObject({ ...before, ...t.inputSchema.shape, ...answerArgsShape }));
+}
+
 /** The answer to a call of a tool nobody serves: a categorized error that names the tools there are. */
 function unknownToolEnvelope(name: string): Envelope {
+  return errorOf(name, { category: "invalid_input", message: `unknown tool; the tools are ${TOOLS.map((t) => t.name).join(", ")} (tools/list describes them)` });
+}
+
+/** An error answered before any repository is chosen. */
+function errorOf(name: string, error: ErrorData): Envelope {
   return {
     ok: false,
     tool: name.slice(0, 100),
@@ -55,7 +67,7 @@ function unknownToolEnvelope(name: string): Envelope {
     indexVersion: null,
     freshness: "base_commit",
     warnings: [],
-    data: { error: { category: "invalid_input", message: `unknown tool; the tools are ${TOOLS.map((t) => t.name).join(", ")} (tools/list describes them)` } },
+    data: { error },
     evidence: [],
     truncated: false,
   };
@@ -115,7 +127,7 @@ export function createServer(served: ServedRepos, tools?: readonly string[]): Se
       name: t.name,
       title: t.annotations.title,
       description: t.description,
-      inputSchema: toolInputJsonSchema(set ? z.strictObject({ repoId: repoIdSchema(ids), ...t.inputSchema.shape }) : t.inputSchema),
+      inputSchema: listedInputSchema(t, set ? { repoId: repoIdSchema(ids) } : {}),
       annotations: t.annotations,
     })),
   }));
@@ -123,8 +135,11 @@ export function createServer(served: ServedRepos, tools?: readonly string[]): Se
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const def = exposed && !exposed.has(req.params.name) ? undefined : findTool(req.params.name);
     const meta = callMetaFrom(req.params._meta as Record<string, unknown> | undefined);
-    const envelope = def ? await runToolIn(def, req.params.arguments ?? {}, target, meta) : unknownToolEnvelope(req.params.name);
-    return toCallToolResult(envelope);
+    const split = splitAnswerArgs(req.params.arguments ?? {});
+    if (!split.ok) return toCallToolResult(shapeAnswer(errorOf(req.params.name, split.error), def, { verbosity: "compact", maxTokens: null }));
+    const args = def ? withBudgetFrom(def, split.rest, split.answer.maxTokens) : split.rest;
+    const envelope = def ? await runToolIn(def, args, target, meta) : unknownToolEnvelope(req.params.name);
+    return toCallToolResult(shapeAnswer(envelope, def, split.answer));
   });
 
   registerResources(server, repos);

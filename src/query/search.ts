@@ -24,6 +24,8 @@ const MIN_VERIFIED_FILES = 10;
 const FEW_CANDIDATES = 64;
 /** Beyond that, text read per query is capped here, and results say `truncated`. */
 const READ_BUDGET_BYTES = 4 * 1024 * 1024;
+/** A `countOnly` search reads up to this much text: it returns no lines, so only reading costs. */
+const COUNT_READ_BUDGET_BYTES = 64 * 1024 * 1024;
 /** Without an indexable fragment the whole corpus would be scanned: stop after this many bytes. */
 const SCAN_BUDGET_BYTES = 256 * 1024 * 1024;
 const MAX_MATCHES_COUNTED_PER_FILE = 1000;
@@ -47,6 +49,8 @@ export interface SearchInput {
   abstain?: boolean;
   /** The operator's embeddings endpoint (prose with `semantic`, on an index it embedded). */
   embedQuery?: (text: string) => Promise<Float32Array>;
+  /** Exact searches: count matches per file instead of returning lines (like `rg -c`). */
+  countOnly?: boolean;
 }
 
 export interface SearchHit {
@@ -178,6 +182,11 @@ export async function searchCode(ctx: QueryContext, input: SearchInput): Promise
       "search for a shorter, distinctive part of it, or use mode hybrid without regex to rank by the whole text",
     );
   }
+  // A count is of the text as written: ranking has nothing to count.
+  if (input.countOnly) {
+    if (tooLongForExact) throw new QueryError("query_rejected", `a countOnly query is at most ${MAX_EXACT_QUERY_CHARS} characters`, "count a shorter, distinctive part of it");
+    return exactSearch(ctx, input, mode);
+  }
   const natural = mode === "hybrid" && !input.regex && (tooLongForExact || looksNatural(input.query));
   // Prose, a question, an issue or a trace goes straight to ranking; a short phrase is first looked for as written.
   if (natural && !tooLongForExact && !looksLikeProse(input.query) && !looksLikeQuestion(input.query)) {
@@ -216,7 +225,9 @@ interface ExactGroups {
 }
 
 async function exactSearch(ctx: QueryContext, input: SearchInput, mode: SearchMode): Promise<QueryResult<SearchResultGroup>> {
-  const maxResults = Math.min(input.maxResults ?? ctx.policy.maxSearchResults, ctx.policy.maxSearchResults);
+  const asked = Math.min(input.maxResults ?? ctx.policy.maxSearchResults, ctx.policy.maxSearchResults);
+  // A count reads every candidate the budgets allow: it has no result limit to stop at.
+  const maxResults = input.countOnly ? COUNT_MAX_MATCHES : asked;
   const s: ExactSearch = {
     ctx,
     input,
@@ -226,7 +237,7 @@ async function exactSearch(ctx: QueryContext, input: SearchInput, mode: SearchMo
     re: buildRegex(input),
     fragments: candidateFragments(input),
     pathFilter: compilePathGlobs(input.paths),
-    candidateLimit: Math.max(MIN_CANDIDATE_FILES, maxResults * FILES_PER_RESULT),
+    candidateLimit: input.countOnly ? INDEX_CANDIDATE_LIMIT : Math.max(MIN_CANDIDATE_FILES, maxResults * FILES_PER_RESULT),
     queryLower: input.query.toLowerCase(),
     byPath: new Map(),
     excluded: { generated: 0, secretSuspect: 0 },
@@ -236,6 +247,7 @@ async function exactSearch(ctx: QueryContext, input: SearchInput, mode: SearchMo
   if (mode !== "symbol" && s.fragments.length > 0) await verifyIndexedCandidates(s);
   else if (mode !== "symbol") await scanWithoutIndex(s);
   if (mode !== "lexical" && !input.regex) await addDefinitions(s);
+  if (input.countOnly) return countResult(s);
 
   const { items, returnedHits, droppedHits } = await rankedGroups(s);
   const warnings = exactWarnings(s);
@@ -258,6 +270,42 @@ async function exactSearch(ctx: QueryContext, input: SearchInput, mode: SearchMo
     labels: new Map([...s.byPath.values()].map((c) => [c.file.path, labelInputOf(c.file)])),
     warnings,
   };
+}
+
+/** Files listed with their counts in a `countOnly` answer, most matches first. */
+const COUNT_FILES_LISTED = 100;
+/** A count stops verifying files after this many matches (it says `truncated`). */
+const COUNT_MAX_MATCHES = 100_000;
+
+/** A `countOnly` answer: matches and matching lines per file, no text. */
+function countResult(s: ExactSearch): QueryResult<SearchResultGroup> {
+  const counted = [...s.byPath.values()].map((c) => ({ path: c.file.path, matches: c.matches.length, lines: matchingLines(c), definitions: c.definitions.length }));
+  counted.sort((a, b) => b.matches - a.matches || (a.path < b.path ? -1 : 1));
+  const truncated = s.moreCandidates || s.budgetExhausted;
+  return {
+    items: [],
+    stats: {
+      truncated,
+      mode: s.mode,
+      countOnly: true,
+      matches: counted.reduce((n, c) => n + c.matches, 0),
+      lines: counted.reduce((n, c) => n + c.lines, 0),
+      files: counted.length,
+      byFile: counted.slice(0, COUNT_FILES_LISTED).map((c) => (c.definitions > 0 ? c : { path: c.path, matches: c.matches, lines: c.lines })),
+      ...(counted.length > COUNT_FILES_LISTED ? { moreFiles: counted.length - COUNT_FILES_LISTED } : {}),
+      ...(truncated ? { followUp: "the count stopped at the search's read budget: narrow it with 'paths' globs for an exact figure" } : {}),
+    },
+    evidence: [],
+    labels: new Map(),
+    warnings: exactWarnings(s),
+  };
+}
+
+/** Distinct lines holding a match (what `rg -c` counts). */
+function matchingLines(c: Candidate): number {
+  if (c.content === null || c.matches.length === 0) return 0;
+  const index = indexLines(c.content);
+  return new Set(c.matches.map((m) => lineOf(index, m.index))).size;
 }
 
 /** Whether the policy lets a file into the results; counts the ones it leaves out. */
@@ -294,7 +342,7 @@ async function verifyIndexedCandidates(s: ExactSearch): Promise<void> {
   let hitsInHand = 0;
   let bytesRead = 0;
   // With few candidates, read them all: a byte budget would only drop files that do match.
-  const budget = ordered.length <= FEW_CANDIDATES ? Number.POSITIVE_INFINITY : READ_BUDGET_BYTES;
+  const budget = ordered.length <= FEW_CANDIDATES ? Number.POSITIVE_INFINITY : s.input.countOnly ? COUNT_READ_BUDGET_BYTES : READ_BUDGET_BYTES;
   for (let i = 0; i < ordered.length; i++) {
     const enough = s.byPath.size >= MIN_VERIFIED_FILES && hitsInHand >= s.maxResults;
     if (enough || s.byPath.size >= s.candidateLimit || bytesRead >= budget) {

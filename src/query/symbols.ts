@@ -20,7 +20,14 @@ export interface FindSymbolInput {
   kind?: SymbolKind;
   paths?: string[];
   maxResults?: number;
+  /** Count hits per file and confidence instead of returning them. */
+  countOnly?: boolean;
 }
+
+/** A `countOnly` answer gathers up to this many hits. */
+const COUNT_MAX_HITS = 20_000;
+/** Files listed with their counts, most hits first. */
+const COUNT_FILES_LISTED = 100;
 
 export interface SymbolHit {
   path: string;
@@ -98,7 +105,7 @@ function definitionHit(s: SymbolRow): SymbolHit {
 export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Promise<QueryResult<SymbolHit> & { stats: { candidates: SymbolCandidate[] } }> {
   const { name, qualified } = parseSymbol(input.symbol);
   if (name.length === 0) throw new QueryError("invalid_input", "symbol must name an identifier");
-  const maxResults = Math.min(input.maxResults ?? ctx.policy.maxSearchResults, ctx.policy.maxSearchResults);
+  const maxResults = input.countOnly ? COUNT_MAX_HITS : Math.min(input.maxResults ?? ctx.policy.maxSearchResults, ctx.policy.maxSearchResults);
   const paths = compilePathGlobs(input.paths);
   const fetch = Math.max(MIN_FETCH, maxResults * FETCH_FACTOR);
   const base = { ...(input.language ? { language: input.language } : {}), ...(paths.prefix ? { pathPrefix: paths.prefix } : {}) };
@@ -151,6 +158,7 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
     }
   }
   const truncated = hits.length > maxResults || mentionsSkipped;
+  if (input.countOnly) return countAnswer(input, hits.slice(0, maxResults), { truncated, ambiguous, candidates, definitions: defs.length }, warnings);
   const items = hits.slice(0, maxResults);
   await attachSnippets(texts, items);
   const k = await knowledgeOf(ctx);
@@ -175,6 +183,42 @@ export async function findSymbol(ctx: QueryContext, input: FindSymbolInput): Pro
     },
     evidence,
     labels: new Map([...files.values()].map((f) => [f.path, labelInputOf(f)])),
+    warnings,
+  };
+}
+
+/** A `countOnly` answer: hits per file and per confidence, no lines or text. */
+function countAnswer(
+  input: FindSymbolInput,
+  hits: SymbolHit[],
+  found: { truncated: boolean; ambiguous: boolean; candidates: SymbolCandidate[]; definitions: number },
+  warnings: Warning[],
+): QueryResult<SymbolHit> & { stats: { candidates: SymbolCandidate[] } } {
+  const byFile = new Map<string, number>();
+  const byConfidence: Record<string, number> = {};
+  for (const h of hits) {
+    byFile.set(h.path, (byFile.get(h.path) ?? 0) + 1);
+    byConfidence[h.confidence] = (byConfidence[h.confidence] ?? 0) + 1;
+  }
+  const files = [...byFile].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return {
+    items: [],
+    stats: {
+      truncated: found.truncated,
+      intent: input.intent,
+      symbol: input.symbol,
+      countOnly: true,
+      count: hits.length,
+      byConfidence,
+      files: files.length,
+      byFile: files.slice(0, COUNT_FILES_LISTED).map(([path, count]) => ({ path, count })),
+      ...(files.length > COUNT_FILES_LISTED ? { moreFiles: files.length - COUNT_FILES_LISTED } : {}),
+      ambiguous: found.ambiguous,
+      candidates: found.ambiguous ? found.candidates : [],
+      definitions: found.definitions,
+    },
+    evidence: [],
+    labels: new Map(),
     warnings,
   };
 }

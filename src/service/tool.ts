@@ -38,7 +38,16 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, D extends T
   handler: (args: z.infer<S>, ctx: QueryContext, deps: ServerDeps) => Promise<ToolOutput<D>>;
   /** For a tool whose budget argument bounds the whole answer: that budget, for these arguments (null: none given). */
   wholeBudget?: (args: z.infer<S>) => WholeBudget | null;
+  /**
+   * The tool's own step toward its compact answer (MCP's default `verbosity`), run on its data before the shared one
+   * (which groups items by file and folds evidence in): e.g. search hits as matched lines alone.
+   */
+  compact?: (data: CompactData) => CompactData;
 }
+
+/** Data as the compact answer handles it: plain JSON. */
+export type CompactData = { [key: string]: CompactJson };
+export type CompactJson = null | boolean | number | string | CompactJson[] | CompactData;
 
 /** A budget on a whole answer: its size, the encoding it is counted in, and the arguments for a smaller try. */
 export interface WholeBudget {

@@ -61,7 +61,7 @@ export async function openHarness(opts: { policy?: Partial<ReadPolicy>; logger?:
     index,
     client,
     async call(tool, args = {}, meta) {
-      const res = await client.callTool({ name: tool, arguments: args, ...(meta ? { _meta: meta } : {}) });
+      const res = await client.callTool({ name: tool, arguments: { verbosity: "full", ...args }, ...(meta ? { _meta: meta } : {}) });
       const text = (res.content as { type: string; text: string }[])[0]!.text;
       const env = JSON.parse(text) as Envelope;
       return { ...env, isError: res.isError === true };

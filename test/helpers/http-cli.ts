@@ -13,7 +13,7 @@ export async function connect(url: string, token: string): Promise<{ client: Cli
 }
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<Envelope> {
-  return (await client.callTool({ name, arguments: args })).structuredContent as unknown as Envelope;
+  return (await client.callTool({ name, arguments: { verbosity: "full", ...args } })).structuredContent as unknown as Envelope;
 }
 
 

@@ -14,8 +14,25 @@ export type Id = string | number;
 export interface Answer {
   jsonrpc?: unknown;
   id?: unknown;
-  result?: { isError?: boolean; structuredContent?: { ok?: boolean; data?: { error?: { category?: string; message?: string } } } } & Record<string, unknown>;
+  result?: { isError?: boolean; content?: { type?: string; text?: string }[]; structuredContent?: ToolAnswer } & Record<string, unknown>;
   error?: { code?: unknown; message?: unknown; data?: unknown };
+}
+
+/** A tool result's JSON, compact or full: what the text content carries. */
+export interface ToolAnswer {
+  ok?: boolean;
+  data?: { error?: { category?: string; message?: string } };
+}
+
+/** The JSON a tool call's text content carries, or undefined when the answer is not a tool result with one. */
+export function toolAnswer(a: Answer): ToolAnswer | undefined {
+  const text = a.result?.content?.[0]?.text;
+  if (typeof text !== "string") return undefined;
+  try {
+    return JSON.parse(text) as ToolAnswer;
+  } catch {
+    return undefined;
+  }
 }
 
 export const INIT_PARAMS = { capabilities: {}, clientInfo: { name: "raw-jsonrpc", version: "0" } };
@@ -40,7 +57,7 @@ export function answerProblem(a: Answer): string | null {
     if (typeof a.error.message !== "string" || a.error.message.length === 0) return "error without a message";
     return null;
   }
-  const env = a.result?.structuredContent;
+  const env = toolAnswer(a);
   if (a.result?.isError === true) {
     const category = env?.data?.error?.category;
     if (!ERROR_CATEGORIES.includes(category as never)) return `tool error without a category (${String(category)})`;

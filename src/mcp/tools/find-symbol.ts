@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SYMBOL_KINDS } from "../../core/symbols.js";
 import { findSymbol } from "../../query/symbols.js";
-import { defineTool, toToolOutput } from "../../service/tool.js";
+import { defineTool, toToolOutput, type CompactJson } from "../../service/tool.js";
 import { maxResultsSchema, pathGlobsSchema } from "./common.js";
 
 const MAX_SYMBOL_CHARS = 300;
@@ -17,6 +17,7 @@ export const findSymbolSchema = z.strictObject({
   kind: z.enum(SYMBOL_KINDS).optional().describe("Limit definitions to one kind"),
   paths: pathGlobsSchema("Path globs to search in"),
   maxResults: maxResultsSchema("Hits to return (the read policy may lower it)"),
+  countOnly: z.boolean().optional().describe("Count hits per file and confidence instead of returning them (how big is a rename?)"),
 });
 
 export const findSymbolTool = defineTool({
@@ -27,8 +28,16 @@ export const findSymbolTool = defineTool({
     "confidence and the enclosing symbol; an ambiguous name lists its candidates instead of guessing.",
   inputSchema: findSymbolSchema,
   annotations: { title: "Find symbol", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  compact: (data) => ({ ...data, hits: Array.isArray(data.hits) ? data.hits.map(dropPlainReason) : (data.hits ?? []) }),
   handler: async (args, ctx) => {
     const out = toToolOutput(await findSymbol(ctx, args), "hits");
     return { ...out, data: { ...out.data, candidates: out.data.stats.candidates } };
   },
 });
+
+/** A reason that says no more than the hit's kind does ("call of 'quote'") is left out of the compact answer. */
+function dropPlainReason(hit: CompactJson): CompactJson {
+  if (hit === null || typeof hit !== "object" || Array.isArray(hit)) return hit;
+  const { reason, ...rest } = hit;
+  return typeof reason === "string" && /^\w+ of '[^']*'$/.test(reason) ? rest : hit;
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getFileSlice } from "../../query/slice.js";
-import { defineTool, toToolOutput } from "../../service/tool.js";
+import { defineTool, toToolOutput, type CompactData } from "../../service/tool.js";
 
 const MAX_PATH_CHARS = 1024;
 const MAX_LINE = 10_000_000;
@@ -24,5 +24,23 @@ export const getFileSliceTool = defineTool({
     "redactions and a truncation flag. Paths are confined to the repository; secret-suspect files are refused by policy.",
   inputSchema: getFileSliceSchema,
   annotations: { title: "Read file slice", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  compact: (data) => ({ ...data, slice: compactSlice(data.slice as CompactData | null) }),
   handler: async (args, ctx, deps) => toToolOutput(await getFileSlice(ctx, deps.workTree === false ? null : deps.root, args), "slice", true),
 });
+
+/**
+ * The compact slice: the indexed hash only where it differs from the file's (the file changed since indexing), and
+ * of the classification only what holds (a flag that is true, a reason that is given).
+ */
+function compactSlice(slice: CompactData | null): CompactData | null {
+  if (!slice) return null;
+  const { indexedContentHash, classification, ...rest } = slice;
+  const held = classification && typeof classification === "object" && !Array.isArray(classification)
+    ? Object.fromEntries(Object.entries(classification).filter(([, v]) => v !== false && v !== null))
+    : classification;
+  return {
+    ...rest,
+    ...(indexedContentHash !== slice.contentHash ? { indexedContentHash: indexedContentHash ?? null } : {}),
+    ...(held && typeof held === "object" && Object.keys(held).length > 0 ? { classification: held } : {}),
+  };
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { searchCode } from "../../query/search.js";
-import { defineTool, toToolOutput } from "../../service/tool.js";
+import { defineTool, toToolOutput, type CompactData, type CompactJson } from "../../service/tool.js";
 import { maxResultsSchema, pathGlobsSchema } from "./common.js";
 
 /** The longest query taken: a whole issue, log or trace fits many times over (ranking reads its first 64 KiB). */
@@ -22,6 +22,7 @@ export const searchCodeSchema = z.strictObject({
   maxResults: maxResultsSchema("Hits to return (the read policy may lower it)"),
   includeGenerated: z.boolean().optional().describe("Include generated and vendored files (default from the read policy)"),
   semantic: z.boolean().optional().describe("Questions and issue text: also rank by the repository's own embedding (hits found only that way say matchType semantic)"),
+  countOnly: z.boolean().optional().describe("Count matches and matching lines per file (like rg -c) instead of returning them"),
   abstain: z.boolean().optional().describe("Questions and issue text: answer stats.abstention.noLocalEvidence instead of weak matches (off by default)"),
 });
 
@@ -37,6 +38,7 @@ export const searchCodeTool = defineTool({
     "are left out by policy.",
   inputSchema: searchCodeSchema,
   annotations: { title: "Search code", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  compact: compactSearch,
   handler: async (args, ctx, deps) => {
     // A misconfigured endpoint is reported by the ranking (semantic_provider_unavailable), not a failed search.
     const endpoint = args.semantic ? deps.sources.embeddings : null;
@@ -44,3 +46,43 @@ export const searchCodeTool = defineTool({
     return toToolOutput(await searchCode(ctx, { ...args, ...(embedQuery ? { embedQuery } : {}) }), "results");
   },
 });
+
+const LINE_MATCHES = new Set(["lexical_exact", "lexical_regex", "symbol_definition", "lexical_and_symbol"]);
+
+/**
+ * A result file in the compact answer: exact matches as `[line, text]` pairs (the matched line alone, once per line,
+ * like `rg -n`; a definition adds what it defines), a ranked hit as its span and snippet, reasons as short lines.
+ */
+function compactGroup(g: CompactData): CompactData {
+  const { hits, scoreParts: _parts, matchCount, moreLines, reasons, ...rest } = g;
+  const out: CompactData = { ...rest, matches: matchCount ?? null };
+  const list = Array.isArray(hits) ? (hits as CompactData[]) : [];
+  const lines: CompactJson[] = [];
+  const seen = new Set<number>();
+  const spans: CompactData[] = [];
+  for (const h of list) {
+    const symbol = h.symbol as { kind?: string; qualifiedName?: string } | undefined;
+    const defines = symbol?.qualifiedName ? `${symbol.kind ?? "symbol"} ${symbol.qualifiedName}` : null;
+    if (!LINE_MATCHES.has(String(h.matchType))) {
+      spans.push({ lines: `${h.startLine}-${h.endLine}`, matchType: h.matchType ?? null, ...(defines ? { defines } : {}), snippet: h.snippet ?? "" });
+      continue;
+    }
+    const at = Number(h.matchLine);
+    if (seen.has(at)) continue;
+    seen.add(at);
+    const text = String(h.snippet ?? "").split("\n")[at - Number(h.startLine)] ?? String(h.snippet ?? "");
+    lines.push(defines ? [at, text, `defines ${defines}`] : [at, text]);
+  }
+  if (lines.length > 0) out.lines = lines;
+  if (spans.length > 0) out.spans = spans;
+  if (typeof moreLines === "number") out.moreLines = moreLines;
+  if (Array.isArray(reasons)) {
+    out.why = (reasons as CompactData[]).map((r) => `${r.part} ${Number(r.value) >= 0 ? "+" : ""}${r.value}: ${r.why}`);
+  }
+  return out;
+}
+
+function compactSearch(data: CompactData): CompactData {
+  const results = Array.isArray(data.results) ? (data.results as CompactData[]).map(compactGroup) : data.results;
+  return { ...data, results: results ?? [] };
+}
