@@ -15,7 +15,7 @@ describe("MCP Inspector CLI", () => {
   const inspector = (...args: string[]) => {
     const r = spawnSync(
       "npx",
-      ["--no-install", "mcp-inspector", "--cli", ...args, "--", process.execPath, CLI, "serve", "--repo", repo.root, "--store", store],
+      ["--no-install", "mcp-inspector", "--cli", ...args, "--", process.execPath, CLI, "serve", "--tools", "all", "--repo", repo.root, "--store", store],
       { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 120_000, env: { ...process.env, HOME: dir, MCP_CATALOG_PATH: join(dir, "catalog.json") } },
     );
     assert.equal(r.status, 0, `inspector failed: ${r.stderr}`);
@@ -45,7 +45,7 @@ describe("MCP Inspector CLI", () => {
     assert.equal(env.ok, true);
     // The compact answer (the default): matched lines as [line, text], the file's facts once.
     assert.equal(env.data.results[0].lines[0][0], 17);
-    assert.match(env.data.results[0].hash, /^sha256:[0-9a-f]{16}$/);
+    assert.match(env.data.results[0].hash, /^sha256:[0-9a-f]{12}$/);
   });
 
   test("tools/call get_ownership and resources/read repo://build-graph", () => {

@@ -218,7 +218,7 @@ describe("the built CLI with a PostgreSQL store", { skip: pgSkip() }, () => {
   });
 
   test("serve over stdio answers from the PostgreSQL store", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--repo", repo.root, "--store", withPassword], stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--tools", "all", "--repo", repo.root, "--store", withPassword], stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: "pg-stdio-test", version: "0.0.0" });

@@ -24,7 +24,7 @@ describe("the built server over stdio", () => {
   });
 
   test("SDK client: initialize, tools/list, tools/call, resources/read (indexing on first start)", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--repo", repo.root, "--store", store], stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--tools", "all", "--repo", repo.root, "--store", store], stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: "stdio-test", version: "0.0.0" });

@@ -1,9 +1,9 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { ConfigError } from "../config/resolve.js";
 import { QueryError } from "../core/errors.js";
+import { LOG_FORMATS, type LogFormat } from "../core/log.js";
 import { withoutStoreSecret } from "../store/store-url.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
-import { setup, type CommonOptions, type Setup } from "./setup.js";
+import type { CommonOptions, Setup } from "./setup.js";
 
 const MAX_PORT = 65535;
 
@@ -34,12 +34,22 @@ export function withCommon(cmd: Command, repoOption = true): Command {
         "postgres://user@host:5432/db (?schema=name picks a schema; the password is best left to PGPASSWORD or ~/.pgpass)",
     )
     .option("--policy <file>", "operator read policy (YAML); never read from the served repository")
-    .option("--repo-id <id>", "repository id (default: from the origin remote, else the folder name)");
+    .option("--repo-id <id>", "repository id (default: from the origin remote, else the folder name)")
+    .option("--log-format <format>", "logs on stderr: human or json (default: human on a terminal, JSON lines otherwise)", logFormat);
 }
 
-/** Opens the store, runs `body`, closes the store, and turns failures into exit codes. */
+function logFormat(value: string): LogFormat {
+  if (!(LOG_FORMATS as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${LOG_FORMATS.join(", ")}`);
+  return value as LogFormat;
+}
+
+/**
+ * Opens the store, runs `body`, closes the store, and turns failures into exit codes. The setup (policy, store,
+ * sources) is imported when a command runs, not when the command line is built (#19).
+ */
 export async function withSetup(opts: CommonOptions, rootArg: string | undefined, body: (s: Setup) => Promise<number>): Promise<void> {
   let s: Setup | undefined;
+  const [{ setup }, { ConfigError }] = await Promise.all([import("./setup.js"), import("../config/resolve.js")]);
   try {
     s = await setup(opts, rootArg);
     process.exitCode = await body(s);

@@ -1,15 +1,15 @@
 import type { z } from "zod";
 import type { ErrorData, Envelope } from "../service/envelope.js";
-import { runTool } from "../service/run-tool.js";
 import type { ToolDataShape, ToolDefinition } from "../service/tool.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
-import { serverDeps, type Setup } from "./setup.js";
+import type { Setup } from "./setup.js";
 
 /**
  * CLI queries run through the same tool pipeline as MCP calls, so policy and projection apply identically. The
  * envelope is typed by the tool's definition: its data is what that tool's handler returns, projected.
  */
 export async function callTool<D extends ToolDataShape>(s: Setup, def: ToolDefinition<z.ZodObject, D>, args: Record<string, unknown>): Promise<Envelope<D>> {
+  const [{ runTool }, { serverDeps }] = await Promise.all([import("../service/run-tool.js"), import("./setup.js")]);
   // A person reads the CLI's output: text is printed as it is, still redacted and labelled.
   return (await runTool(def, args, { ...(await serverDeps(s)), wrapText: false })) as Envelope<D>;
 }

@@ -5,7 +5,7 @@ import { createRequestSources } from "../sources/index.js";
 import type { RequestSources } from "../core/sources.js";
 import { cachedHeadReader } from "../sources/git-head.js";
 import { dirname, join } from "node:path";
-import { createLogger, type Logger } from "../core/log.js";
+import { createLogger, defaultLogFormat, type LogFormat, type Logger } from "../core/log.js";
 import { createAuditSink } from "../service/audit.js";
 import type { ServerDeps } from "../service/deps.js";
 import { openStore } from "../store/open.js";
@@ -17,6 +17,8 @@ export interface CommonOptions {
   store?: string;
   policy?: string;
   repoId?: string;
+  /** `--log-format`: human or json (default: human on a terminal). */
+  logFormat?: LogFormat;
 }
 
 export interface Setup {
@@ -59,7 +61,7 @@ export async function setup(opts: CommonOptions, rootArg?: string): Promise<Setu
     operator,
     sources: createRequestSources(operator, process.env),
     extractor: lazyExtractor(),
-    logger: createLogger(process.stderr),
+    logger: createLogger(process.stderr, "info", opts.logFormat ?? defaultLogFormat(process.stderr)),
     ...(opts.repoId ? { repoIdOverride: opts.repoId } : {}),
   };
 }

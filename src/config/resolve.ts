@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { readFile, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve as resolvePath, isAbsolute } from "node:path";
-import { parse as parseYaml } from "yaml";
 
 import { PolicyFileSchema, defaultOperatorConfig, type OperatorConfig } from "./schema.js";
 
@@ -60,6 +59,8 @@ export async function loadOperatorConfig(policyPath: string | undefined, servedR
   }
   let raw: unknown;
   try {
+    // yaml is loaded when there is a policy file to read, not with every command (startup, #19).
+    const { parse: parseYaml } = await import("yaml");
     raw = parseYaml(await readFile(real, "utf8"));
   } catch (err) {
     throw new ConfigError(`policy file is not valid YAML: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);

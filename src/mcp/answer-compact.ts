@@ -13,7 +13,9 @@ export type Json = CompactJson;
 export type JsonObject = CompactData;
 
 /** Hex digits of a content hash kept in compact answers: enough to tell versions of a file apart. */
-const SHORT_HASH_HEX = 16;
+const SHORT_HASH_HEX = 12;
+/** Hex digits of the commit kept in compact answers. */
+const SHORT_COMMIT_HEX = 12;
 /** Decimals kept on scores and weights. */
 const DECIMALS = 3;
 
@@ -108,7 +110,9 @@ function fileItem(item: JsonObject, files: Map<string, FileEvidence>): JsonObjec
   if (ev) {
     out.hash ??= shortHash(ev.hash);
     out.trust ??= ev.trust;
-    out.retrieval = ev.retrieval.join("+");
+    // How it was found, unless the item says so itself (a match type, or exact lines of text).
+    const saysHow = item.matchType !== undefined || (Array.isArray(item.lines) && item.lines.every((l) => Array.isArray(l)));
+    if (!saysHow) out.retrieval = ev.retrieval.join("+");
     if (ev.workingTree) out.freshness = "working_tree";
   }
   for (const [k, v] of Object.entries(item)) if (!(k in out) && !FILE_FACTS.some(([full]) => full === k)) out[k] = v;
@@ -178,16 +182,14 @@ export function compactEnvelope(envelope: Envelope, compactData?: (data: JsonObj
       ...(f.workingTree ? { freshness: "working_tree" } : {}),
     });
   }
-  const out: JsonObject = {
-    ok: envelope.ok,
-    tool: envelope.tool,
-    repoId: envelope.repoId,
-    baseCommit: envelope.baseCommit,
-    indexVersion: envelope.indexVersion,
-    freshness: envelope.freshness,
-  };
+  // The caller knows the tool it called and the repository it named; defaults (freshness of the indexed commit,
+  // nothing truncated, no warnings) go unsaid. The commit is its 12-digit prefix, as git abbreviates it.
+  const out: JsonObject = { ok: envelope.ok };
+  if (envelope.baseCommit) out.baseCommit = envelope.baseCommit.slice(0, SHORT_COMMIT_HEX);
+  if (envelope.indexVersion) out.indexVersion = envelope.indexVersion;
+  if (envelope.freshness !== "base_commit") out.freshness = envelope.freshness;
   if (envelope.warnings.length > 0) out.warnings = envelope.warnings as unknown as Json;
-  out.truncated = envelope.truncated;
+  if (envelope.truncated) out.truncated = true;
   out.data = data;
   if (evidence.length > 0) out.evidence = evidence;
   return out;

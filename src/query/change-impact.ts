@@ -12,9 +12,9 @@ import { findRelatedTests, type RelatedTest } from "./knowledge/related-tests.js
 import { riskHintsFor as riskHintsOfFiles, type RiskHint } from "./knowledge/risk-map.js";
 import { findSymbol, type SymbolCandidate, type SymbolHit, type SymbolIntent } from "./symbols.js";
 import type { EvidenceDraft, Warning } from "../core/evidence.js";
+import type { ChangeType } from "./change-types.js";
 
-export const CHANGE_TYPES = ["api_migration", "bug_fix", "feature", "refactor", "dependency_upgrade", "config_change", "test_change", "docs"] as const;
-export type ChangeType = (typeof CHANGE_TYPES)[number];
+export { CHANGE_TYPES, type ChangeType } from "./change-types.js";
 
 /** Changes that alter behaviour callers depend on: their callers matter most; other changes follow every reference. */
 const CALL_SITE_CHANGES: ReadonlySet<ChangeType> = new Set(["api_migration", "bug_fix", "feature", "dependency_upgrade"]);

@@ -1,9 +1,7 @@
 import type { IndexRow, Store } from "../store/store.js";
 import { candidatePaths, readChanges } from "../indexer/changes.js";
 import { gitStatusPaths, gitTextOrNull } from "../indexer/git.js";
-import { extractFileSymbols } from "../indexer/pipeline.js";
-import { createSecretScanner } from "../indexer/secrets.js";
-import { ExtractionPool } from "../indexer/symbols/pool.js";
+import type { ExtractionPool } from "../indexer/symbols/pool.js";
 import type { WorkingTreeOverlay } from "../store/overlay-store.js";
 
 /** Files served from disk at most; beyond this a reindex is the right tool. */
@@ -15,7 +13,7 @@ export type ExtractorSource = () => Promise<ExtractionPool>;
 /** An extractor started on first use (grammars load once), for a server's lifetime. */
 export function lazyExtractor(): ExtractorSource {
   let pool: Promise<ExtractionPool> | null = null;
-  return () => (pool ??= ExtractionPool.create(0));
+  return () => (pool ??= import("../indexer/symbols/pool.js").then(({ ExtractionPool }) => ExtractionPool.create(0)));
 }
 
 /**
@@ -30,6 +28,9 @@ export async function buildOverlay(root: string, store: Store, index: IndexRow, 
   const status = await gitStatusPaths(root);
   if (status === null) return overlay;
   const { paths } = await candidatePaths(root, store, index, status, await gitTextOrNull(root, ["rev-parse", "HEAD"]));
+  // Nothing changed: no file to read, so neither the secret scanner nor the extractor is loaded (startup, #19).
+  if (paths.length === 0) return overlay;
+  const [{ extractFileSymbols }, { createSecretScanner }] = await Promise.all([import("../indexer/pipeline.js"), import("../indexer/secrets.js")]);
   const inventory = { maxFileBytes, secretScanner: createSecretScanner() };
   const pool = await extractor();
   const changes = await readChanges(root, store, index.id, paths, {

@@ -19,7 +19,7 @@ export async function callTool(client: Client, name: string, args: Record<string
 
 /** Starts the built CLI's HTTP server and resolves with the URL from its `listening` log line. */
 export function serveCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ proc: ChildProcess; url: string; stderr: () => string }> {
-  const proc = spawn(process.execPath, [CLI, "serve", "--http", "--port", "0", "--quiet", ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  const proc = spawn(process.execPath, [CLI, "serve", "--http", "--port", "0", "--quiet", "--tools", "all", ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   let url: string | null = null;
   return new Promise((resolve, reject) => {

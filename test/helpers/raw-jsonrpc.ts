@@ -89,7 +89,7 @@ export class RawStdio {
 
   /** Spawns the server and initializes a session at `protocolVersion`. */
   static async start(args: string[], protocolVersion: string): Promise<RawStdio> {
-    const s = new RawStdio(spawn(process.execPath, [CLI, "serve", "--quiet", ...args], { stdio: ["pipe", "pipe", "pipe"] }));
+    const s = new RawStdio(spawn(process.execPath, [CLI, "serve", "--quiet", "--tools", "all", ...args], { stdio: ["pipe", "pipe", "pipe"] }));
     const init = await s.request({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion, ...INIT_PARAMS } }, 60_000);
     if (!init.result) throw new Error(`initialize failed: ${JSON.stringify(init)} ${s.stderr}`);
     s.send({ jsonrpc: "2.0", method: "notifications/initialized" });

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { Option, type Command } from "commander";
-import { buildContextPackageTool } from "../../mcp/tools/build-context-package.js";
-import { checkContextFreshnessTool } from "../../mcp/tools/check-context-freshness.js";
+import type { buildContextPackageTool } from "../../mcp/tools/build-context-package.js";
+import type { checkContextFreshnessTool } from "../../mcp/tools/check-context-freshness.js";
 import { CONTEXT_PURPOSES, RENDER_TARGETS, TOKENIZERS } from "../../query/context-package/types.js";
 import type { Envelope } from "../../service/envelope.js";
 import type { ToolData } from "../../service/tool.js";
@@ -34,6 +34,7 @@ export function registerContextCommands(program: Command): void {
     .option("--json", "print the whole envelope as JSON")
     .action(async (purpose: string, opts: CommonOptions & ContextOptions) =>
       withSetup(opts, undefined, async (s) => {
+        const { buildContextPackageTool } = await import("../../mcp/tools/build-context-package.js");
         const env = await callTool(s, buildContextPackageTool, await contextArgs(purpose, opts));
         if (opts.json || !env.ok) return report(env, opts.json ?? false, () => "", process.stdout, process.stderr);
         printWarnings(env, process.stderr);
@@ -47,6 +48,7 @@ export function registerContextCommands(program: Command): void {
     .action(async (manifestFile: string, opts: CommonOptions & { json?: boolean }) =>
       withSetup(opts, undefined, async (s) => {
         const manifest = JSON.parse(await readFile(manifestFile, "utf8")) as unknown;
+        const { checkContextFreshnessTool } = await import("../../mcp/tools/check-context-freshness.js");
         const env = await callTool(s, checkContextFreshnessTool, { manifest });
         const code = report(env, opts.json ?? false, formatFreshness, process.stdout, process.stderr);
         return code === EXIT.ok && !env.data.contextFreshness.fresh ? EXIT.stale_context : code;

@@ -1,13 +1,8 @@
 import type { Command } from "commander";
 import { positiveInt } from "../options.js";
-import { ConfigError, loadOperatorConfig, resolveRoot } from "../../config/resolve.js";
-import { isGitWorkTree } from "../../indexer/git.js";
 import { RECALL_CUTOFFS } from "../../eval/metrics.js";
-import { DEFAULT_MODES } from "../../eval/modes.js";
-import { UnknownModeError, runEval, type EvalEvent, type EvalReport } from "../../eval/run.js";
+import type { EvalEvent, EvalReport } from "../../eval/run.js";
 import { EXIT } from "../exit-codes.js";
-import { createProgressReporter } from "../progress.js";
-import { currentHead } from "../../sources/git-head.js";
 
 /** Commits evaluated when --commits is not given: enough for stable averages, a few minutes on large repositories. */
 export const DEFAULT_EVAL_COMMITS = 30;
@@ -30,10 +25,10 @@ export interface EvalIo {
   err: NodeJS.WriteStream;
 }
 
-/** `--modes a,b c` and `--modes a --modes b` both work: names split on commas and spaces. */
-export function parseModeList(values: readonly string[] | undefined): string[] {
+/** `--modes a,b c` and `--modes a --modes b` both work: names split on commas and spaces; none given, `defaults`. */
+export function parseModeList(values: readonly string[] | undefined, defaults: readonly string[]): string[] {
   const names = (values ?? []).flatMap((v) => v.split(/[\s,]+/)).filter((n) => n.length > 0);
-  return names.length > 0 ? names : [...DEFAULT_MODES];
+  return names.length > 0 ? names : [...defaults];
 }
 
 function seconds(ms: number): string {
@@ -104,6 +99,16 @@ export function formatEvalReport(r: EvalReport): string {
  * Ctrl-C removes the worktree before exiting. Returns the exit code.
  */
 export async function runEvalCommand(opts: EvalCommandOptions, io: EvalIo): Promise<number> {
+  // Imported here, when eval runs, not when the command line is built (#19).
+  const [{ ConfigError, loadOperatorConfig, resolveRoot }, { isGitWorkTree }, { DEFAULT_MODES }, { UnknownModeError, runEval }, { createProgressReporter }, { currentHead }] =
+    await Promise.all([
+      import("../../config/resolve.js"),
+      import("../../indexer/git.js"),
+      import("../../eval/modes.js"),
+      import("../../eval/run.js"),
+      import("../progress.js"),
+      import("../../sources/git-head.js"),
+    ]);
   const controller = new AbortController();
   const onSigint = () => {
     io.err.write("repoctx eval: interrupted; removing the temporary worktree\n");
@@ -117,10 +122,10 @@ export async function runEvalCommand(opts: EvalCommandOptions, io: EvalIo): Prom
     const report = await runEval({
       repoRoot: root,
       commits: opts.commits ?? DEFAULT_EVAL_COMMITS,
-      modes: parseModeList(opts.modes),
+      modes: parseModeList(opts.modes, DEFAULT_MODES),
       policy: operator.repoContext,
       signal: controller.signal,
-      ...(opts.quiet ? {} : { onEvent: (e: EvalEvent) => io.err.write(progressLine(e)), onIndexProgress: createProgressReporter(io.err) }),
+      ...(opts.quiet ? {} : { onEvent: (e: EvalEvent) => io.err.write(progressLine(e)), onIndexProgress: createProgressReporter({ stream: io.err }) }),
     });
     io.out.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatEvalReport(report));
     return EXIT.ok;

@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
-import { getChangeImpactContextTool } from "../../mcp/tools/get-change-impact-context.js";
-import { CHANGE_TYPES } from "../../query/change-impact.js";
+import type { getChangeImpactContextTool } from "../../mcp/tools/get-change-impact-context.js";
+import { CHANGE_TYPES } from "../../query/change-types.js";
 import type { ToolData } from "../../service/tool.js";
 import { positiveInt, withCommon, withSetup } from "../options.js";
 import { callTool, report } from "../report.js";
@@ -15,6 +15,7 @@ export function registerImpactCommand(program: Command): void {
     .option("--json", "print the envelope as JSON")
     .action(async (paths: string[], opts: CommonOptions & { symbol?: string[]; changeType: string; maxFiles?: number; json?: boolean }) =>
       withSetup(opts, undefined, async (s) => {
+        const { getChangeImpactContextTool } = await import("../../mcp/tools/get-change-impact-context.js");
         const env = await callTool(s, getChangeImpactContextTool, {
           candidatePaths: paths,
           changeType: opts.changeType,

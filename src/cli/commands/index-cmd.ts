@@ -2,9 +2,7 @@ import type { Command } from "commander";
 import { EXIT } from "../exit-codes.js";
 import { withCommon, withSetup } from "../options.js";
 import type { CommonOptions } from "../setup.js";
-import { buildIndex, updateIndex, type IndexResult } from "../../indexer/pipeline.js";
-import { externalEmbeddings } from "../../sources/embeddings.js";
-import { createProgressReporter } from "../progress.js";
+import type { IndexResult } from "../../indexer/pipeline.js";
 import type { Setup } from "../setup.js";
 
 export interface IndexCommandOptions {
@@ -14,8 +12,16 @@ export interface IndexCommandOptions {
   scip?: string[];
 }
 
-/** A few changed files update the ready index in place; otherwise (or with --full) the repository is built. */
+/**
+ * A few changed files update the ready index in place; otherwise (or with --full) the repository is built. The indexer
+ * is imported here, when an index is built, not when the command line is (#19).
+ */
 export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<IndexResult> {
+  const [{ buildIndex, updateIndex }, { externalEmbeddings }, { createProgressReporter }] = await Promise.all([
+    import("../../indexer/pipeline.js"),
+    import("../../sources/embeddings.js"),
+    import("../progress.js"),
+  ]);
   const options = {
     root: s.root,
     store: s.store,
@@ -24,7 +30,7 @@ export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<Ind
     embeddings: externalEmbeddings(s.operator.semantic, process.env),
     ...(opts.full ? { incremental: false } : {}),
     ...(opts.scip ? { scip: opts.scip } : {}),
-    ...(opts.quiet ? {} : { onProgress: createProgressReporter() }),
+    ...(opts.quiet ? {} : { onProgress: createProgressReporter({ logger: s.logger }) }),
   };
   return (await updateIndex(options)) ?? buildIndex(options);
 }

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { findRelatedTestsTool } from "../../mcp/tools/find-related-tests.js";
-import { getOwnershipTool } from "../../mcp/tools/get-ownership.js";
-import { inspectIndexTool } from "../../mcp/tools/inspect-index.js";
+import type { findRelatedTestsTool } from "../../mcp/tools/find-related-tests.js";
+import type { getOwnershipTool } from "../../mcp/tools/get-ownership.js";
 import type { ToolData } from "../../service/tool.js";
 import { positiveInt, withCommon, withSetup } from "../options.js";
 import { callTool, report } from "../report.js";
@@ -15,6 +14,7 @@ export function registerKnowledgeCommands(program: Command): void {
     .option("--json", "print the envelope as JSON")
     .action(async (paths: string[], opts: CommonOptions & { symbol?: string[]; max?: number; json?: boolean }) =>
       withSetup(opts, undefined, async (s) => {
+        const { findRelatedTestsTool } = await import("../../mcp/tools/find-related-tests.js");
         const env = await callTool(s, findRelatedTestsTool, {
           ...(paths.length > 0 ? { changedPaths: paths } : {}),
           ...(opts.symbol ? { symbols: opts.symbol } : {}),
@@ -27,7 +27,10 @@ export function registerKnowledgeCommands(program: Command): void {
   withCommon(program.command("owners <paths...>").description("show owners and reviewers of paths from CODEOWNERS, with the deciding rule"))
     .option("--json", "print the envelope as JSON")
     .action(async (paths: string[], opts: CommonOptions & { json?: boolean }) =>
-      withSetup(opts, undefined, async (s) => report(await callTool(s, getOwnershipTool, { paths }), opts.json ?? false, formatOwnership, process.stdout, process.stderr)),
+      withSetup(opts, undefined, async (s) => {
+        const { getOwnershipTool } = await import("../../mcp/tools/get-ownership.js");
+        return report(await callTool(s, getOwnershipTool, { paths }), opts.json ?? false, formatOwnership, process.stdout, process.stderr);
+      }),
     );
 }
 
@@ -36,7 +39,10 @@ export function registerInspectCommand(program: Command): void {
   withCommon(program.command("inspect").description("show index status, counts, exclusions and the policy in force"))
     .option("--json", "print the envelope as JSON")
     .action(async (opts: CommonOptions & { json?: boolean }) =>
-      withSetup(opts, undefined, async (s) => report(await callTool(s, inspectIndexTool, {}), opts.json ?? false, formatJson, process.stdout, process.stderr)),
+      withSetup(opts, undefined, async (s) => {
+        const { inspectIndexTool } = await import("../../mcp/tools/inspect-index.js");
+        return report(await callTool(s, inspectIndexTool, {}), opts.json ?? false, formatJson, process.stdout, process.stderr);
+      }),
     );
 }
 

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { findSymbolTool } from "../../mcp/tools/find-symbol.js";
-import { getFileSliceTool } from "../../mcp/tools/get-file-slice.js";
-import { searchCodeTool } from "../../mcp/tools/search-code.js";
+import type { findSymbolTool } from "../../mcp/tools/find-symbol.js";
+import type { getFileSliceTool } from "../../mcp/tools/get-file-slice.js";
+import type { searchCodeTool } from "../../mcp/tools/search-code.js";
 import type { ToolData } from "../../service/tool.js";
 import { positiveInt, withCommon, withSetup } from "../options.js";
 import { callTool, report, trustLabelOf } from "../report.js";
@@ -19,6 +19,7 @@ export function registerSearchCommands(program: Command): void {
     .option("--json", "print the envelope as JSON")
     .action(async (query: string, opts: SearchOptions) =>
       withSetup(opts, undefined, async (s) => {
+        const { searchCodeTool } = await import("../../mcp/tools/search-code.js");
         const env = await callTool(s, searchCodeTool, {
           query,
           regex: opts.regex ?? false,
@@ -41,6 +42,7 @@ export function registerSearchCommands(program: Command): void {
     .option("--json", "print the envelope as JSON")
     .action(async (name: string, opts: CommonOptions & { refs?: boolean; calls?: boolean; language?: string; path?: string[]; max?: number; json?: boolean }) =>
       withSetup(opts, undefined, async (s) => {
+        const { findSymbolTool } = await import("../../mcp/tools/find-symbol.js");
         const env = await callTool(s, findSymbolTool, {
           symbol: name,
           intent: opts.calls ? "call_sites" : opts.refs ? "references" : "definition",
@@ -59,6 +61,7 @@ export function registerSearchCommands(program: Command): void {
     .option("--json", "print the envelope as JSON")
     .action(async (path: string, opts: CommonOptions & { lines?: string; expectedHash?: string; lineNumbers: boolean; json?: boolean }) =>
       withSetup(opts, undefined, async (s) => {
+        const { getFileSliceTool } = await import("../../mcp/tools/get-file-slice.js");
         const env = await callTool(s, getFileSliceTool, {
           path,
           ...parseLineRange(opts.lines),

@@ -1,7 +1,3 @@
-import { InvalidArgumentError, type Command } from "commander";
-import { EXIT } from "../exit-codes.js";
-import { collect, port, withCommon, withSetup } from "../options.js";
-import type { CommonOptions } from "../setup.js";
 import { statSync } from "node:fs";
 import { resolveHttpSettings } from "../../config/http.js";
 import { ConfigError, loadOperatorConfig, resolveRoot } from "../../config/resolve.js";
@@ -10,25 +6,20 @@ import { overlayProvider } from "../../sources/work-tree-overlay.js";
 import { createAuditSink, type AuditSink } from "../../service/audit.js";
 import { repoSet, type ServerDeps } from "../../service/deps.js";
 import { createServer } from "../../mcp/server.js";
-import { CORE_TOOLS, TOOLS, toolSet } from "../../mcp/tools/index.js";
-import { startHttpServer } from "../../mcp/transports/http.js";
+import { CORE_TOOLS } from "../../mcp/tool-names.js";
 import { connectStdio } from "../../mcp/transports/stdio.js";
 import { createRequestSources } from "../../sources/index.js";
 import type { IndexRow } from "../../store/store.js";
 import { auditFile, serverDeps, servedRepoId, type Setup } from "../setup.js";
 import { watchRepository, type RepositoryWatcher } from "../watch.js";
-import { runIndex } from "./index-cmd.js";
 import { EXTRACTOR_VERSION } from "../../core/index-format.js";
 import { cachedHeadReader } from "../../sources/git-head.js";
-
-export const DEFAULT_HTTP_HOST = "127.0.0.1";
-export const DEFAULT_HTTP_PORT = 8808;
 
 export interface ServeOptions {
   reindex?: boolean;
   quiet?: boolean;
   watch?: boolean;
-  /** Tool names to expose (`--tools`; default all). */
+  /** Tool names to expose (`--tools`; default the core set). */
   tools?: string[];
 }
 
@@ -49,6 +40,7 @@ async function ensureIndexed(s: Setup, opts: ServeOptions): Promise<string | und
   if (!opts.reindex && ready && !outdated) return ready.repoId;
   const why = !ready ? "no ready index for this repository; indexing first" : outdated ? "the index was built by an older extractor; reindexing" : "reindexing before serving";
   s.logger.log("info", why, { root: s.root });
+  const { runIndex } = await import("./index-cmd.js");
   const result = await runIndex(s, { quiet: opts.quiet ?? false });
   s.logger.log("info", "index ready", { repoId: result.repo.repoId, indexVersion: result.indexVersion, files: result.stats.files });
   return result.repo.repoId;
@@ -60,6 +52,7 @@ function watchIndexed(s: Setup): RepositoryWatcher {
     // The store folder (its file and audit copy) may lie inside the work tree: its writes are not changes.
     ignore: s.storeDir ? [s.storeDir] : [],
     rebuild: async () => {
+      const { runIndex } = await import("./index-cmd.js");
       const result = await runIndex(s, { quiet: true });
       s.logger.log("info", "reindexed after a change", { repoId: result.repo.repoId, indexVersion: result.indexVersion, files: result.stats.files, ms: result.stats.durationMs });
     },
@@ -73,7 +66,7 @@ function watchIndexed(s: Setup): RepositoryWatcher {
  */
 export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
   const repoId = await ensureIndexed(s, opts);
-  const server = createServer(await serverDeps(s), opts.tools);
+  const server = createServer(await serverDeps(s), opts.tools ?? [...CORE_TOOLS]);
   const { closed } = await connectStdio(server, s.logger);
   // One line on every start, warm or not: a server that says nothing looks hung.
   const ready = repoId ? await s.store.getReadyIndex(repoId) : null;
@@ -83,7 +76,7 @@ export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
     indexVersion: ready?.indexVersion ?? null,
     root: s.root,
     store: s.storeLabel,
-    tools: opts.tools?.length ?? TOOLS.length,
+    tools: opts.tools?.length ?? CORE_TOOLS.length,
     connect: "JSON-RPC on this process's stdin and stdout: an MCP client starts this command (README 'Adding it to a client')",
   });
   const watcher = opts.watch ? watchIndexed(s) : null;
@@ -189,53 +182,11 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
   const ids = deps.map((d) => d.repoId);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice) throw new ConfigError(`two --repo work trees have the same repository id ${twice}; give each its own --store`);
-  const server = await startHttpServer({ served: deps.length === 1 ? deps[0]! : repoSet(deps), ...(opts.tools ? { tools: opts.tools } : {}), settings, logger: s.logger });
+  const { startHttpServer } = await import("../../mcp/transports/http.js");
+  const server = await startHttpServer({ served: deps.length === 1 ? deps[0]! : repoSet(deps), tools: opts.tools ?? [...CORE_TOOLS], settings, logger: s.logger });
   const watchers = opts.watch ? targets.filter((t) => t.local).map((t) => watchIndexed({ ...t.setup, ...(targets.length > 1 ? { repoIdOverride: t.repoId } : {}) })) : [];
   const signal = await untilSignal();
   s.logger.log("info", "shutting down", { signal });
   for (const w of watchers) w.close();
   await server.close();
-}
-
-type ServeFlags = Omit<CommonOptions, "repo"> & { repo?: string[]; reindex?: boolean; quiet?: boolean; watch?: boolean; http?: boolean; host?: string; port?: number; tools?: string[] };
-
-/** `--tools core|all|name,name`: the names, or a usage error naming the unknown ones. */
-function toolsOption(value: string): string[] {
-  const { names, unknown } = toolSet(value);
-  if (unknown.length > 0) throw new InvalidArgumentError(`unknown tool(s) ${unknown.join(", ")}; known: core, all, ${TOOLS.map((t) => t.name).join(", ")}`);
-  if (names.length === 0) throw new InvalidArgumentError("names no tool");
-  return names;
-}
-
-/** `repoctx serve`: one repository over stdio, or one or several over Streamable HTTP with --http. */
-export function registerServeCommand(program: Command): void {
-  withCommon(program.command("serve").description("serve repositories over MCP: stdio (one repository), or Streamable HTTP with --http"), false)
-    .option("--repo <path>", "repository root (default: current directory); repeat with --http to serve several", collect)
-    .option("--reindex", "rebuild the index before serving")
-    .option("--watch", "rebuild the index when files change (queries keep answering from the last ready index)")
-    .option("--quiet", "no progress on stderr")
-    .option("--http", "serve MCP Streamable HTTP at /mcp instead of stdio (bearer tokens: REPOCTX_HTTP_TOKENS or the policy file's http.tokens)")
-    .option("--host <host>", `with --http: address to bind (default ${DEFAULT_HTTP_HOST}; any other than loopback needs tokens)`)
-    .option("--port <n>", `with --http: port (default ${DEFAULT_HTTP_PORT}; 0 picks a free one, logged in the "listening" line)`, port)
-    .option("--tools <set>", `tools to expose: all (default), core (${CORE_TOOLS.join(", ")}: a tools/list under 2,000 tokens), or a comma list of names`, toolsOption)
-    .action(async (flags: ServeFlags) => {
-      const opts = { ...flags, repo: flags.repo ?? [] };
-      // With --http the policy file is read by runServeHttp, checked against every served work tree, not the first.
-      return withSetup({ ...opts, repo: opts.repo[0], ...(opts.http ? { policy: undefined } : {}) }, undefined, async (s) => {
-        if (!opts.http) {
-          if (opts.repo.length > 1) throw new ConfigError("stdio serves one repository; serve several with --http");
-          if (opts.host !== undefined || opts.port !== undefined) throw new ConfigError("--host and --port apply to --http");
-          await runServe(s, opts);
-          return EXIT.ok;
-        }
-        await runServeHttp(s, {
-          ...opts,
-          repos: opts.repo,
-          host: opts.host ?? DEFAULT_HTTP_HOST,
-          port: opts.port ?? DEFAULT_HTTP_PORT,
-          ...(opts.policy ? { policyPath: opts.policy } : {}),
-        });
-        return EXIT.ok;
-      });
-    });
 }

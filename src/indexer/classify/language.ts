@@ -7,9 +7,7 @@
  *
  * Paths are repository-relative and use "/" (a "\" is tolerated and treated like "/").
  */
-import * as linguist from "linguist-languages";
-import type { Language } from "linguist-languages";
-
+import { linguistLanguages } from "./linguist.js";
 import { baseNameOf } from "./paths.js";
 
 /** Linguist types we accept; anything else (there is nothing else in 9.x, but Linguist may add types) is ignored. */
@@ -166,7 +164,7 @@ function buildTables(): LanguageTables {
   const filenamesMulti = new Map<string, string[]>();
   const filenamesLowerMulti = new Map<string, string[]>();
   const interpretersMulti = new Map<string, string[]>();
-  for (const lang of Object.values(linguist) as readonly Language[]) {
+  for (const lang of linguistLanguages()) {
     if (!ACCEPTED_LINGUIST_TYPES.has(lang.type)) continue;
     typeOf.set(lang.name, lang.type);
     for (const ext of lang.extensions ?? []) pushTo(extensionsMulti, ext.toLowerCase(), lang.name);

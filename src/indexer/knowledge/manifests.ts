@@ -30,8 +30,10 @@ import { collectGradle } from "./manifests/gradle.js";
 import { collectMaven } from "./manifests/maven.js";
 import { collectNode } from "./manifests/node.js";
 import { collectPython } from "./manifests/python.js";
+import { normalizePath } from "./module-of.js";
 
 export { testCommandFor, type TestTarget } from "./manifests/test-command.js";
+export { moduleOf } from "./module-of.js";
 
 /**
  * Folders whose manifests are not modules of this repository: version control, tool caches and virtual
@@ -77,12 +79,6 @@ const COLLECTORS: readonly (readonly [string, (ctx: Context) => Collected])[] = 
 ];
 
 const MAX_TEST_PATHS = 10;
-
-function normalizePath(path: string): string {
-  let p = path.includes("\\") ? path.replace(/\\/g, "/") : path;
-  while (p.startsWith("./")) p = p.slice(2);
-  return p;
-}
 
 /** Is this path a manifest the stage wants to read (by file name)? Used by the indexer to keep their text. */
 export function isManifestPath(path: string): boolean {
@@ -173,22 +169,6 @@ export function buildGraphFrom(manifests: ManifestFile[], paths: PathInfo[]): Bu
     warnings: sortWarnings(ctx.warnings),
   };
 }
-
-/** Innermost module containing a path (modules sorted any way), or null. */
-export function moduleOf(modules: RepoModule[], path: string): RepoModule | null {
-  // The index is cached per array (treated as immutable; a change of length or ends rebuilds it).
-  let index = folderIndexCache.get(modules);
-  if (index === undefined || index.size !== modules.length || index.first !== modules[0] || index.last !== modules[modules.length - 1]) {
-    index = { size: modules.length, first: modules[0], last: modules[modules.length - 1], byFolder: indexByFolder(modules) };
-    folderIndexCache.set(modules, index);
-  }
-  return innermost(index.byFolder, (m: RepoModule) => m, normalizePath(path), null);
-}
-
-const folderIndexCache = new WeakMap<
-  RepoModule[],
-  { size: number; first: RepoModule | undefined; last: RepoModule | undefined; byFolder: Map<string, RepoModule[]> }
->();
 
 // ---------------------------------------------------------------------------------------------------------
 // Assembly helpers

@@ -88,13 +88,12 @@ export async function contextPackageOutput(args: BuildContextPackageArgs, ctx: Q
 export const buildContextPackageTool = defineTool({
   name: "build_context_package",
   description:
-    "A budgeted, trust-wrapped context package for one purpose (planning, editing, verification_repair, judging, pr_summary): " +
-    "policy, task and output contract first and never dropped, then repository instructions, verification commands, plan and " +
-    "semantic delta, code evidence as lossless excerpts with line numbers (target symbol, header, same-file helpers, related " +
-    "types, call sites), tests, failure summary, examples of the target pattern with what to copy and not, and document " +
-    "outlines, in Part 032's priority order until budgetTokens (counted with gpt-tokenizer) is full. data.rendered is the " +
-    "package in the target's message shape; data.manifest lists every evidence item with its hashes (pass it to " +
-    "check_context_freshness later); data.quality is the rubric's verdict with reasons. Evidence, never a decision.",
+    "A context package for one purpose (planning, editing, verification_repair, judging, pr_summary) within " +
+    "budgetTokens: policy, task and output contract first and never dropped, then repository instructions, " +
+    "verification commands, code evidence as excerpts with line numbers (target, helpers, types, call sites), " +
+    "tests, failure summary, examples and document outlines. data.rendered is the package in the target's " +
+    "message shape; data.manifest lists every evidence item with its hashes, for check_context_freshness " +
+    "later; data.quality is the rubric's verdict.",
   inputSchema: buildContextPackageSchema,
   annotations: { title: "Build context package", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: contextPackageOutput,

@@ -10,11 +10,9 @@ export const checkContextFreshnessSchema = z.strictObject({
 export const checkContextFreshnessTool = defineTool({
   name: "check_context_freshness",
   description:
-    "Given a context package's manifest, report what went stale since it was built: HEAD moved (commit_moved), evidence files " +
-    "changed (file_changed, with spanChanged saying whether the cited lines themselves changed) or deleted (file_deleted), and " +
-    "instruction files in force for its paths changed, added or removed. fresh is true only when nothing is stale. Compares " +
-    "hashes with the work tree as it is now; never returns file content. Paths outside the repository and files the read " +
-    "policy hides are listed under notChecked and never read.",
+    "Given a context package's manifest: what went stale since it was built (HEAD moved, evidence files " +
+    "changed or deleted, with whether the cited lines changed; instruction files changed). fresh is true only " +
+    "when nothing is. Compares hashes with the work tree now; never returns file content.",
   inputSchema: checkContextFreshnessSchema,
   // Not idempotent: the same manifest gets a different answer once the work tree changes.
   annotations: { title: "Check context freshness", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },

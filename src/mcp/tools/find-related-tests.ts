@@ -25,10 +25,9 @@ export const findRelatedTestsSchema = z.strictObject({
 export const findRelatedTestsTool = defineTool({
   name: "find_related_tests",
   description:
-    "Tests most likely to prove a change to the given paths or symbols: naming conventions per ecosystem (FooTest, test_foo.py, " +
-    "foo.test.ts, foo_test.go), same package or mirrored test folder, tests that reference the changed symbols, the module's tests " +
-    "as a last resort. Each with reasons, details, confidence and a testCommandHint that runs just that test with the module's " +
-    "real build tool; stats.moduleTestCommands gives the module-level commands.",
+    "Which tests to run for a change to these paths or symbols, best first: naming conventions per ecosystem, " +
+    "tests that import or reference the changed code or hold its messages, the module's tests last. Each with " +
+    "its reasons, a confidence and a command that runs just that test.",
   inputSchema: findRelatedTestsSchema,
   annotations: { title: "Find related tests", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx) => toToolOutput(await findRelatedTests(ctx, args), "tests"),

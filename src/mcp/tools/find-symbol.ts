@@ -23,9 +23,11 @@ export const findSymbolSchema = z.strictObject({
 export const findSymbolTool = defineTool({
   name: "find_symbol",
   description:
-    "Find where a symbol is defined, referenced or called, from tree-sitter symbols and references (lexical mentions where no grammar " +
-    "exists, marked low confidence). Each hit has path, lines, matchType (symbol_definition, syntactic_reference, lexical_mention), " +
-    "confidence and the enclosing symbol; an ambiguous name lists its candidates instead of guessing.",
+    "Where a symbol is defined (intent definition), every use of it (references: calls, types, imports and " +
+    "values passed around; what a rename must touch) or only its calls (call_sites). Resolved by scope and " +
+    "import over syntax trees (and a SCIP index where one was given); each hit has a confidence, an ambiguous " +
+    "name lists its candidates instead of guessing, and text mentions where no grammar exists say so. " +
+    "countOnly: true sizes a change before reading it.",
   inputSchema: findSymbolSchema,
   annotations: { title: "Find symbol", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   compact: (data) => ({ ...data, hits: Array.isArray(data.hits) ? data.hits.map(dropPlainReason) : (data.hits ?? []) }),

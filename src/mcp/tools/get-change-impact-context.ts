@@ -47,11 +47,10 @@ export const getChangeImpactContextSchema = z.strictObject({
 export const getChangeImpactContextTool = defineTool({
   name: "get_change_impact_context",
   description:
-    "Evidence bundle for a candidate change: the candidate files with the symbols they define, call sites (or references) of the " +
-    "changed symbols outside them, related tests with single-test commands, owners, risk hints, verifier commands from manifests and " +
-    "instruction files, the instructions in force (forbidden paths and actions, conflicts, effectiveInstructionHash), and coverage: what " +
-    "was not analysed (files not indexed, skipped or over limits, languages without syntactic references, symbols not found or " +
-    "ambiguous, truncated lists). Each item has path, lines, content hash, confidence and reasons. Evidence, never a verdict.",
+    "Before editing: what a change to these paths or symbols touches. The files with the symbols they define, " +
+    "call sites or references outside them, related tests with commands, owners, risk hints, verifier " +
+    "commands, the repository instructions in force for those paths, and what was not analysed. Evidence, " +
+    "never a verdict; budgetTokens bounds the whole answer.",
   inputSchema: getChangeImpactContextSchema,
   annotations: { title: "Get change impact context", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx, deps) => {

@@ -20,8 +20,9 @@ export const getFileSliceSchema = z.strictObject({
 export const getFileSliceTool = defineTool({
   name: "get_file_slice",
   description:
-    "Read a line range of an indexed file with its content hash, classification (binary, generated, secret-suspect), " +
-    "redactions and a truncation flag. Paths are confined to the repository; secret-suspect files are refused by policy.",
+    "Read lines of an indexed file, numbered, with its content hash and trust label; give expectedContentHash " +
+    "to learn whether it changed since you read it. Paths stay inside the repository; secret-suspect files are " +
+    "refused by the read policy.",
   inputSchema: getFileSliceSchema,
   annotations: { title: "Read file slice", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   compact: (data) => ({ ...data, slice: compactSlice(data.slice as CompactData | null) }),

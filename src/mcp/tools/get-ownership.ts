@@ -16,9 +16,8 @@ export const getOwnershipSchema = z.strictObject({
 export const getOwnershipTool = defineTool({
   name: "get_ownership",
   description:
-    "Owners and reviewers per path from the CODEOWNERS file in force (.github/, root, docs/, .gitlab/; last matching rule wins, " +
-    "GitLab sections combine), with the pattern, file and line that decided, a confidence (high: a specific rule; medium: only a " +
-    "catch-all; none: unowned) and suggestedReviewers across all paths. A routing hint, never an approval.",
+    "Owners and reviewers per path from the CODEOWNERS in force, with the rule (pattern, file, line) that " +
+    "decided and a confidence; suggestedReviewers across all paths. A routing hint, never an approval.",
   inputSchema: getOwnershipSchema,
   annotations: { title: "Get ownership", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, ctx) => {

@@ -11,7 +11,7 @@ import { getTaskContextTool } from "./get-task-context.js";
 import { inspectIndexTool } from "./inspect-index.js";
 import { searchCodeTool } from "./search-code.js";
 
-/** The tool list. Each tool lives in its own file. */
+/** The tool list. Each tool lives in its own file; ../tool-names.ts lists their names, in this order, for the CLI. */
 export const TOOLS: readonly ToolDefinition[] = [
   searchCodeTool,
   findSymbolTool,
@@ -26,20 +26,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   checkContextFreshnessTool,
 ];
 
-/**
- * The tools an agent needs most, and what grep cannot do for it: ranked and lexical search, symbols, slices,
- * related tests, change impact, index status. `serve --tools core` exposes these alone (1,985 o200k tokens of
- * `tools/list` against 5,327 for all eleven).
- */
-export const CORE_TOOLS: readonly string[] = ["search_code", "find_symbol", "get_file_slice", "find_related_tests", "get_change_impact_context", "inspect_index"];
-
-/** `core`, `all`, or a comma list of tool names → the names; null when a name is unknown (listed in `unknown`). */
-export function toolSet(spec: string): { names: string[]; unknown: string[] } {
-  const s = spec.trim();
-  if (s === "all") return { names: TOOLS.map((t) => t.name), unknown: [] };
-  const asked = s === "core" ? [...CORE_TOOLS] : s.split(",").map((x) => x.trim()).filter((x) => x.length > 0);
-  return { names: asked.filter((n) => findTool(n)), unknown: asked.filter((n) => !findTool(n)) };
-}
+export { CORE_TOOLS, toolSet } from "../tool-names.js";
 
 export function findTool(name: string): ToolDefinition | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -29,13 +29,12 @@ export const searchCodeSchema = z.strictObject({
 export const searchCodeTool = defineTool({
   name: "search_code",
   description:
-    "Find code by exact text, regular expression or symbol name — or, in hybrid mode, by a question, an issue text or a stack " +
-    "trace (a question, words found nowhere as written, a line break or a frame): then ranked retrieval (BM25 over split and " +
-    "stemmed identifiers, path and symbol names, then term counts; stack frames and paths named in the query; error messages " +
-    "found as written; exact symbol definitions; priors for tests, docs and generated code), each file with its best span and " +
-    "the reasons for its score. Results are grouped by file in rank " +
-    "order; each hit has path, line range, snippet, content hash, matchType and trust label. Secret-suspect and generated files " +
-    "are left out by policy.",
+    "Search the repository instead of grep. An exact identifier, error message or string: mode lexical returns " +
+    "every matching line as [line, text], files ranked (regex: true for a regular expression, countOnly: true " +
+    "to count like rg -c). A question, an issue text, a log or a stack trace: the default hybrid mode ranks " +
+    "files by BM25 over split identifiers, paths and symbol names, frames and messages quoted in it, with each " +
+    "file's best span and the reasons for its score. mode symbol: definitions whose name starts with the " +
+    "query. Generated, vendored and secret-suspect files are left out by the read policy.",
   inputSchema: searchCodeSchema,
   annotations: { title: "Search code", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   compact: compactSearch,
@@ -53,9 +52,10 @@ const LINE_MATCHES = new Set(["lexical_exact", "lexical_regex", "symbol_definiti
  * A result file in the compact answer: exact matches as `[line, text]` pairs (the matched line alone, once per line,
  * like `rg -n`; a definition adds what it defines), a ranked hit as its span and snippet, reasons as short lines.
  */
-function compactGroup(g: CompactData): CompactData {
-  const { hits, scoreParts: _parts, matchCount, moreLines, reasons, ...rest } = g;
-  const out: CompactData = { ...rest, matches: matchCount ?? null };
+function compactGroup(g: CompactData, lexical: boolean): CompactData {
+  const { hits, scoreParts: _parts, matchCount, moreLines, reasons, score, ...rest } = g;
+  // Exact matches are in rank order already and their lines are there to count; a ranked file keeps its score.
+  const out: CompactData = lexical ? { ...rest } : { ...rest, score: score ?? null, matches: matchCount ?? null };
   const list = Array.isArray(hits) ? (hits as CompactData[]) : [];
   const lines: CompactJson[] = [];
   const seen = new Set<number>();
@@ -82,7 +82,20 @@ function compactGroup(g: CompactData): CompactData {
   return out;
 }
 
+/** Stats that say something the results do not: how many files matched in all, and how to get the rest. */
+function compactStats(stats: CompactData): CompactData {
+  if (stats.countOnly === true || stats.ranking !== undefined) return stats;
+  const out: CompactData = {};
+  if (typeof stats.filesMatched === "number" && stats.filesMatched !== stats.files) out.filesMatched = stats.filesMatched;
+  if (stats.moreFilesNotScanned === true) out.moreFilesNotScanned = true;
+  if (stats.followUp !== undefined) out.followUp = stats.followUp;
+  return out;
+}
+
 function compactSearch(data: CompactData): CompactData {
-  const results = Array.isArray(data.results) ? (data.results as CompactData[]).map(compactGroup) : data.results;
-  return { ...data, results: results ?? [] };
+  const stats = (data.stats ?? {}) as CompactData;
+  const lexical = stats.ranking === undefined;
+  const results = Array.isArray(data.results) ? (data.results as CompactData[]).map((g) => compactGroup(g, lexical)) : data.results;
+  const shown = compactStats(stats);
+  return { results: results ?? [], ...(Object.keys(shown).length > 0 ? { stats: shown } : {}) };
 }

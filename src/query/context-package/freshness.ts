@@ -1,6 +1,6 @@
 import { secretFileNameReason } from "../../indexer/classify/secret-names.js";
 import { instructionScope, isOwnInstructionFile } from "../../indexer/knowledge/instructions/files.js";
-import { mayContainSecret } from "../../indexer/secrets.js";
+import { mayContainSecret } from "../../indexer/secret-prefilter.js";
 import { isInstructionFile, type LabelInput } from "../../policy/labels.js";
 import { normalizeRepoPath, readFileInsideRoot, resolveInsideRoot, statInsideRoot, type ReadRejection } from "../../policy/path-guard.js";
 import type { FileRow } from "../../store/store.js";

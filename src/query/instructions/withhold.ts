@@ -1,4 +1,4 @@
-import { mayContainSecret } from "../../indexer/secrets.js";
+import { mayContainSecret } from "../../indexer/secret-prefilter.js";
 import type { InstructionFile, InstructionLikeMatch, InstructionRule } from "../../core/instructions.js";
 import type { FileRow } from "../../store/store.js";
 

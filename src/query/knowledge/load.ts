@@ -1,5 +1,5 @@
 import { createOwnershipMatcher, type OwnershipDecision } from "../../indexer/knowledge/codeowners.js";
-import { moduleOf } from "../../indexer/knowledge/manifests.js";
+import { moduleOf } from "../../indexer/knowledge/module-of.js";
 import type { BuildGraph, OwnershipFile, RepoDoc, RepoModule } from "../../core/knowledge.js";
 import { isTestPath } from "../../policy/labels.js";
 import { isSnapshotPath } from "./related/roles.js";

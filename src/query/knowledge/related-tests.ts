@@ -1,4 +1,4 @@
-import { testCommandFor } from "../../indexer/knowledge/manifests.js";
+import { testCommandFor } from "../../indexer/knowledge/manifests/test-command.js";
 import type { RepoModule } from "../../core/knowledge.js";
 import { isTestPath, type LabelInput } from "../../policy/labels.js";
 import type { FileRow, SymbolRow } from "../../store/store.js";

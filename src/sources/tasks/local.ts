@@ -1,7 +1,6 @@
 import { open, realpath } from "node:fs/promises";
 import { constants } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { commentOf, labelNames, str, TaskSourceUnavailable, type TaskProvider } from "./types.js";
 import { TASK_ID_PATTERN, type RawTask, type TaskFetchOptions } from "../../core/tasks.js";
 
@@ -35,7 +34,7 @@ export function localTaskProvider(dir: string, name: string): TaskProvider {
       for (const ext of [".json", ".md"] as const) {
         const text = await readInside(base, `${stem}${ext}`, name);
         if (text === null) continue;
-        const task = ext === ".json" ? fromGhJson(text, stem, name) : fromMarkdown(text, stem, name);
+        const task = ext === ".json" ? fromGhJson(text, stem, name) : fromMarkdown(text, stem, name, (await import("yaml")).parse);
         if (!opts.includeComments) task.comments = [];
         return task;
       }
@@ -96,7 +95,8 @@ function fromGhJson(text: string, stem: string, name: string): RawTask {
   };
 }
 
-function fromMarkdown(text: string, stem: string, name: string): RawTask {
+/** `parseYaml`: yaml's parse, imported by the caller when a Markdown task is read (startup, #19). */
+function fromMarkdown(text: string, stem: string, name: string, parseYaml: (text: string) => unknown): RawTask {
   const m = FRONT_MATTER.exec(text);
   let meta: Record<string, unknown> = {};
   if (m) {

@@ -3,8 +3,7 @@
  * language affinity that settles two modules sharing a folder (pom.xml next to package.json), and the per-module
  * statistics (languages, test folders) the stage derives from the files.
  */
-import * as linguist from "linguist-languages";
-import type { Language } from "linguist-languages";
+import { linguistLanguages } from "../../classify/linguist.js";
 import { languageIdFromLinguistName } from "../../classify/language.js";
 import { isTestPath } from "../../../policy/labels.js";
 import type { BuildSystem, RepoModule } from "../../../core/knowledge.js";
@@ -183,7 +182,7 @@ let tiers: Map<string, number> | null = null;
 export function languageTier(id: string): number {
   if (tiers === null) {
     tiers = new Map();
-    for (const lang of Object.values(linguist) as readonly Language[]) {
+    for (const lang of linguistLanguages()) {
       const tier = lang.type === "programming" ? 0 : lang.type === "markup" ? 1 : 2;
       const key = languageIdFromLinguistName(lang.name);
       if (!tiers.has(key)) tiers.set(key, tier);
