@@ -45,6 +45,9 @@ describe("answers: compact by default, full on request, within maxTokens", () =>
       assert.equal(r.retrieval, undefined, "exact lines say how they were found");
     }
     assert.equal(body.evidence, undefined, "every evidence entry is folded into its file");
+    // A line with two matches is one line of the answer, as rg prints it once.
+    const twice = results.flatMap((r) => grepLines(h.repo.root, r.path as string, "Quote")).filter(([, l]) => l.split("Quote").length > 2);
+    assert.ok(twice.length > 0, "the fixture has a line matching twice");
     // Commit and index version once, in the envelope.
     assert.equal(JSON.stringify(body).split(String(body.baseCommit)).length - 1, 1);
   });

@@ -1,5 +1,6 @@
 import type { Evidence } from "../core/evidence.js";
 import type { Envelope } from "../service/envelope.js";
+import type { CompactData, CompactJson } from "../service/tool.js";
 
 /**
  * The compact answer: the envelope with each fact once. Commit and index version appear in the envelope alone;
@@ -7,7 +8,6 @@ import type { Envelope } from "../service/envelope.js";
  * evidence entries are folded into the data items of their file (a file no data item names keeps an entry with its
  * line ranges). `verbosity: "full"` sends the envelope as it is.
  */
-import type { CompactData, CompactJson } from "../service/tool.js";
 
 export type Json = CompactJson;
 export type JsonObject = CompactData;
@@ -34,7 +34,7 @@ export function shortHash(hash: string): string {
   return colon >= 0 && hash.length > colon + 1 + SHORT_HASH_HEX ? hash.slice(0, colon + 1 + SHORT_HASH_HEX) : hash;
 }
 
-function isObject(v: unknown): v is JsonObject {
+export function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 

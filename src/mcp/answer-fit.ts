@@ -1,4 +1,4 @@
-import type { Json, JsonObject } from "./answer-compact.js";
+import { isObject, type Json, type JsonObject } from "./answer-compact.js";
 
 /**
  * `maxTokens`: an answer larger than the bound keeps its first items, in the order the tool ranked them, and drops
@@ -7,10 +7,6 @@ import type { Json, JsonObject } from "./answer-compact.js";
  */
 
 export type Counter = (text: string) => number;
-
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 /** An entry that holds a list of entries of its own (a file with its hits) is kept while one of them is. */
 function isContainer(v: Json): boolean {
@@ -113,7 +109,7 @@ export function fitAnswer(answer: JsonObject, maxTokens: number, count: Counter)
     if (size(a) <= maxTokens) [best, lo] = [a, mid + 1];
     else hi = mid - 1;
   }
-  if (best && lo > 0) return { answer: best, tokens: size(best) };
+  if (best) return { answer: best, tokens: size(best) };
   return cutLongest(answer, best ?? tryKeep(0), total, maxTokens, fullTokens, size);
 }
 

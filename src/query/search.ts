@@ -301,11 +301,10 @@ function countResult(s: ExactSearch): QueryResult<SearchResultGroup> {
   };
 }
 
-/** Distinct lines holding a match (what `rg -c` counts). */
+/** Distinct lines holding a match (what `rg -c` counts): the count `lexicalHits` keeps, with no hit built. */
 function matchingLines(c: Candidate): number {
   if (c.content === null || c.matches.length === 0) return 0;
-  const index = indexLines(c.content);
-  return new Set(c.matches.map((m) => lineOf(index, m.index))).size;
+  return lexicalHits(c.content, indexLines(c.content), c.matches, "lexical_exact", 0).lines;
 }
 
 /** Whether the policy lets a file into the results; counts the ones it leaves out. */
