@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { TRUST_LEVELS } from "../src/core/evidence.js";
 import { seededRandom } from "../src/indexer/semantic/random.js";
 import { tokenCounter } from "../src/query/context-package/tokens.js";
 import { openHarness, type Harness } from "./helpers/harness.js";
@@ -11,11 +12,48 @@ const count = tokenCounter("o200k_base");
 
 type Json = Record<string, unknown>;
 
+interface TextFile {
+  path: string;
+  facts: string[];
+  lines: [number, string][];
+  notes: string[];
+}
+
+/**
+ * A compact answer rendered as text (search_code): the header's facts, each file's heading and its `line:text`
+ * lines, and the JSON lines after the files (`stats:`, `omitted:`).
+ */
+function parseText(text: string): { header: string; files: TextFile[]; json: Record<string, unknown> } {
+  const [header, ...rest] = text.split("\n");
+  const files: TextFile[] = [];
+  const json: Record<string, unknown> = {};
+  let file: TextFile | null = null;
+  let blank = false;
+  for (const line of rest) {
+    const hit = /^(\d+):(.*)$/.exec(line);
+    const top = /^(stats|omitted|evidence): (.*)$/.exec(line);
+    if (line === "") blank = true;
+    else if (blank && top) [json[top[1]!], file, blank] = [JSON.parse(top[2]!), null, false];
+    else if (blank) {
+      const m = /^(.*?)(?: \((.*)\))?$/.exec(line)!;
+      files.push((file = { path: m[1]!, facts: m[2] ? m[2].split(", ") : [], lines: [], notes: [] }));
+      blank = false;
+    } else if (file && hit) file.lines.push([Number(hit[1]), hit[2]!]);
+    else if (file) file.notes.push(line);
+    else if (top) json[top[1]!] = JSON.parse(top[2]!);
+  }
+  return { header: header!, files, json };
+}
+
 /** One call as the client receives it: the text content (what a model reads), parsed, with its size. */
 async function raw(h: Harness, name: string, args: Json): Promise<{ text: string; body: Json; structured: unknown; isError: boolean }> {
   const res = await h.client.callTool({ name, arguments: args });
   const text = (res.content as { text: string }[])[0]!.text;
-  return { text, body: JSON.parse(text) as Json, structured: res.structuredContent, isError: res.isError === true };
+  if (text.startsWith("{")) return { text, body: JSON.parse(text) as Json, structured: res.structuredContent, isError: res.isError === true };
+  // Text answers (search_code): the header says whether something was left out; `omitted:` says what.
+  const parsed = parseText(text);
+  const body: Json = { ok: res.isError !== true, truncated: parsed.header.split(" · ").includes("truncated"), ...parsed.json };
+  return { text, body, structured: res.structuredContent, isError: res.isError === true };
 }
 
 /** Every matching line of a file, as `rg -n` would print it: [line, text]. */
@@ -31,25 +69,27 @@ describe("answers: compact by default, full on request, within maxTokens", () =>
   });
   after(async () => h.close());
 
-  test("a lexical search answers every matched line once, as [line, text], with the file's facts once", async () => {
-    const { body, structured } = await raw(h, "search_code", { query: "Quote", mode: "lexical", caseSensitive: true, maxResults: 50 });
-    assert.equal(structured, undefined, "a compact answer is its text content alone");
-    assert.equal(body.ok, true);
-    const results = (body.data as { results: Json[] }).results;
-    assert.ok(results.length > 1);
-    for (const r of results) {
-      const path = r.path as string;
-      assert.deepEqual(r.lines, grepLines(h.repo.root, path, "Quote"), path);
-      assert.match(r.hash as string, /^sha256:[0-9a-f]{12}$/);
-      assert.equal(typeof r.trust, "string");
-      assert.equal(r.retrieval, undefined, "exact lines say how they were found");
+  test("a lexical search answers every matched line once, as line:text under its file's heading, the file's facts once", async () => {
+    const res = await h.client.callTool({ name: "search_code", arguments: { query: "Quote", mode: "lexical", caseSensitive: true, maxResults: 50 } });
+    assert.equal(res.structuredContent, undefined, "a compact answer is its text content alone");
+    assert.equal(res.isError, false);
+    const text = (res.content as { text: string }[])[0]!.text;
+    const { header, files, json } = parseText(text);
+    assert.match(header, /^commit [0-9a-f]{12} · index idx-\S+( · truncated)?$/);
+    assert.ok(files.length > 1);
+    for (const f of files) {
+      assert.deepEqual(f.lines, grepLines(h.repo.root, f.path, "Quote"), f.path);
+      assert.ok(f.facts.some((x) => /^sha256:[0-9a-f]{12}$/.test(x)), f.facts.join(", "));
+      assert.ok(f.facts.some((x) => (TRUST_LEVELS as readonly string[]).includes(x)), f.facts.join(", "));
+      assert.ok(!f.facts.includes("lexical"), "exact lines say how they were found");
     }
-    assert.equal(body.evidence, undefined, "every evidence entry is folded into its file");
+    assert.equal(json.evidence, undefined, "every evidence entry is folded into its file");
     // A line with two matches is one line of the answer, as rg prints it once.
-    const twice = results.flatMap((r) => grepLines(h.repo.root, r.path as string, "Quote")).filter(([, l]) => l.split("Quote").length > 2);
+    const twice = files.flatMap((f) => grepLines(h.repo.root, f.path, "Quote")).filter(([, l]) => l.split("Quote").length > 2);
     assert.ok(twice.length > 0, "the fixture has a line matching twice");
-    // Commit and index version once, in the envelope.
-    assert.equal(JSON.stringify(body).split(String(body.baseCommit)).length - 1, 1);
+    // Commit and index version once, in the header.
+    const commit = header.split(" ")[1]!;
+    assert.equal(text.split(commit).length - 1, 1);
   });
 
   test("verbosity full is the whole envelope, as text and as structured content; compact says the same facts", async () => {
@@ -73,7 +113,7 @@ describe("answers: compact by default, full on request, within maxTokens", () =>
 
   test("countOnly counts matching lines per file (like rg -c) and references per file", async () => {
     const { body } = await raw(h, "search_code", { query: "Quote", mode: "lexical", caseSensitive: true, countOnly: true });
-    const stats = (body.data as { stats: { lines: number; files: number; byFile: { path: string; lines: number }[] } }).stats;
+    const stats = body.stats as { lines: number; files: number; byFile: { path: string; lines: number }[] };
     assert.ok(stats.files > 1);
     for (const f of stats.byFile) assert.equal(f.lines, grepLines(h.repo.root, f.path, "Quote").length, f.path);
     assert.equal(stats.lines, stats.byFile.reduce((n, f) => n + f.lines, 0));

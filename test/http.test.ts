@@ -16,6 +16,7 @@ import { TOOLS } from "../src/mcp/tools/index.js";
 import { startHttpServer, type HttpServerHandle } from "../src/mcp/transports/http.js";
 import { CLI, PROJECT_ROOT } from "./helpers/cli.js";
 import { callTool, connect, serveCli, stop } from "./helpers/http-cli.js";
+import { inspectorSkip, runInspector } from "./helpers/inspector.js";
 import { B_ONLY_PATH, B_ONLY_TERM, REPO_A, REPO_B, buildTwoRepos, type TwoRepos } from "./helpers/two-repos.js";
 
 const TOKEN_1 = "tok1-4f9c2a7e1b3d5f6a8c0e2b4d6f8a1c3e";
@@ -264,15 +265,9 @@ describe("repoctx serve --http (built CLI)", () => {
     await two.cleanup();
   });
 
-  test("two --repo over one store, driven by the MCP Inspector CLI with a bearer token; SIGTERM stops it cleanly", async () => {
+  test("two --repo over one store, driven by the MCP Inspector CLI with a bearer token; SIGTERM stops it cleanly", { skip: inspectorSkip() }, async () => {
     const { proc, url, stderr } = await serveCli(["--repo", two.a.root, "--repo", two.bRoot, "--store", two.storePath], ENV);
-    const inspector = (...args: string[]): { status: number | null; stdout: string; stderr: string } =>
-      spawnSync("npx", ["--no-install", "mcp-inspector", "--cli", url, "--transport", "http", ...args], {
-        cwd: PROJECT_ROOT,
-        encoding: "utf8",
-        timeout: 120_000,
-        env: { ...process.env, HOME: dir, MCP_CATALOG_PATH: join(dir, "catalog.json") },
-      });
+    const inspector = (...args: string[]) => runInspector([url, "--transport", "http", ...args], dir);
     try {
       const listed = inspector("--header", `Authorization: Bearer ${TOKEN_2}`, "--method", "tools/list");
       assert.equal(listed.status, 0, listed.stderr);
@@ -281,9 +276,10 @@ describe("repoctx serve --http (built CLI)", () => {
       for (const t of tools) assert.deepEqual(t.inputSchema.properties.repoId?.enum?.sort(), [REPO_B, REPO_A].sort(), t.name);
       const called = inspector("--header", `Authorization: Bearer ${TOKEN_2}`, "--method", "tools/call", "--tool-name", "search_code", "--tool-arg", `repoId=${REPO_B}`, `query=${B_ONLY_TERM}`);
       assert.equal(called.status, 0, called.stderr);
-      const env = JSON.parse(JSON.parse(called.stdout).content[0].text) as { ok: boolean; data: { results: { path: string }[] } };
-      assert.equal(env.ok, true);
-      assert.ok(env.data.results.some((r) => r.path === B_ONLY_PATH));
+      const answer = JSON.parse(called.stdout) as { isError: boolean; content: { text: string }[] };
+      assert.equal(answer.isError, false);
+      // The compact answer as text: each file's heading is its path, then its facts in parentheses.
+      assert.ok(answer.content[0]!.text.split("\n").some((l) => l.startsWith(`${B_ONLY_PATH} (`)), answer.content[0]!.text);
       const refused = inspector("--header", "Authorization: Bearer not-a-token-at-all-0000000000", "--method", "tools/list");
       assert.notEqual(refused.status, 0, "a wrong token gets nothing");
     } finally {

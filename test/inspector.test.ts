@@ -1,23 +1,19 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { CLI, PROJECT_ROOT, runCli } from "./helpers/cli.js";
+import { CLI, runCli } from "./helpers/cli.js";
+import { inspectorSkip, runInspector } from "./helpers/inspector.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
 
 /** The MCP Inspector CLI, a third-party client, against the built server over stdio. */
-describe("MCP Inspector CLI", () => {
+describe("MCP Inspector CLI", { skip: inspectorSkip() }, () => {
   let repo: BuiltRepo;
   let dir: string;
   let store: string;
   const inspector = (...args: string[]) => {
-    const r = spawnSync(
-      "npx",
-      ["--no-install", "mcp-inspector", "--cli", ...args, "--", process.execPath, CLI, "serve", "--tools", "all", "--repo", repo.root, "--store", store],
-      { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 120_000, env: { ...process.env, HOME: dir, MCP_CATALOG_PATH: join(dir, "catalog.json") } },
-    );
+    const r = runInspector([...args, "--", process.execPath, CLI, "serve", "--tools", "all", "--repo", repo.root, "--store", store], dir);
     assert.equal(r.status, 0, `inspector failed: ${r.stderr}`);
     return JSON.parse(r.stdout);
   };
@@ -41,11 +37,12 @@ describe("MCP Inspector CLI", () => {
 
   test("tools/call search_code", () => {
     const out = inspector("--method", "tools/call", "--tool-name", "search_code", "--tool-arg", "query=isQuoteExpired");
-    const env = out.structuredContent ?? JSON.parse(out.content[0].text);
-    assert.equal(env.ok, true);
-    // The compact answer (the default): matched lines as [line, text], the file's facts once.
-    assert.equal(env.data.results[0].lines[0][0], 17);
-    assert.match(env.data.results[0].hash, /^sha256:[0-9a-f]{12}$/);
+    assert.equal(out.isError, false);
+    // The compact answer (the default), as text: the commit once, each file's heading with its facts once, its
+    // matched lines as line:text.
+    const text: string = out.content[0].text;
+    assert.match(text, /^commit [0-9a-f]{12} · index idx-/);
+    assert.match(text, /\n\n[^\n]+ \([^\n]*sha256:[0-9a-f]{12}\)\n17:[^\n]*isQuoteExpired/);
   });
 
   test("tools/call get_ownership and resources/read repo://build-graph", () => {

@@ -79,8 +79,8 @@ describe("inventory of the golden repository", () => {
     assert.equal(env.isSecretSuspect, true);
     assert.ok(env.secretReasons.some((r) => r.startsWith("secret-file-name")));
     const prod = rows.get("services/pricing/src/main/resources/application-prod.yml")!;
-    assert.equal(prod.isSecretSuspect, true, "secretlint flags the AWS key pair");
-    assert.ok(prod.secretReasons.some((r) => r.startsWith("secretlint:")));
+    assert.equal(prod.isSecretSuspect, true, "the scan flags the AWS key pair");
+    assert.ok(prod.secretReasons.some((r) => r.startsWith("secret:aws-")));
     assert.equal(rows.get("services/pricing/src/main/resources/application.yml")?.isSecretSuspect, false);
     assert.equal(rows.get("docs/integration.md")?.hasInstructionLikeText, true);
     assert.equal(rows.get("README.md")?.hasInstructionLikeText, false);

@@ -96,7 +96,7 @@ export async function inventoryFile(realRoot: string, path: string, opts: Invent
   const nameReason = secretFileNameReason(path);
   if (nameReason) secretReasons.push(nameReason);
   for (const finding of await opts.secretScanner.scan(path, text)) {
-    const reason = `secretlint:${finding.ruleId}`;
+    const reason = `secret:${finding.ruleId}`;
     if (!secretReasons.includes(reason)) secretReasons.push(reason);
   }
   return {

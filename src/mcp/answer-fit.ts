@@ -86,11 +86,11 @@ function withNote(answer: JsonObject, body: JsonObject, note: JsonObject): JsonO
 }
 
 /**
- * The answer within `maxTokens` (counted on its JSON text), or null when even its identity and warnings do not fit.
+ * The answer within `maxTokens` (counted on the text it is sent as: its JSON, or a tool's rendering), or null when even its identity and warnings do not fit.
  * The parts shortened are `data` and `evidence`.
  */
-export function fitAnswer(answer: JsonObject, maxTokens: number, count: Counter): Fitted | null {
-  const size = (a: JsonObject) => count(JSON.stringify(a));
+export function fitAnswer(answer: JsonObject, maxTokens: number, count: Counter, render: (a: JsonObject) => string = JSON.stringify): Fitted | null {
+  const size = (a: JsonObject) => count(render(a));
   const fullTokens = size(answer);
   if (fullTokens <= maxTokens) return { answer, tokens: fullTokens };
   const body: JsonObject = { data: answer.data ?? {}, ...(answer.evidence !== undefined ? { evidence: answer.evidence } : {}) };

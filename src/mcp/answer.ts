@@ -5,6 +5,7 @@ import { invalidInput } from "../service/errors.js";
 import type { ToolDefinition } from "../service/tool.js";
 import { compactEnvelope, type JsonObject } from "./answer-compact.js";
 import { fitAnswer } from "./answer-fit.js";
+import { renderAnswerText } from "./answer-text.js";
 
 /**
  * Arguments every tool takes over MCP, about the answer rather than the question: how much of it (`verbosity`) and
@@ -58,17 +59,21 @@ export function withBudgetFrom(def: ToolDefinition, args: Record<string, unknown
 export interface Answer {
   /** What the text content carries (and, for a full answer, structured content too). */
   body: JsonObject;
+  /** The text content: the body as JSON, or as the tool's text rendering of a compact answer. */
+  text: string;
   isError: boolean;
   full: boolean;
 }
 
-/** The envelope as the client receives it: compact or full, within maxTokens. */
+/** The envelope as the client receives it: compact or full, within maxTokens (counted on the text it is sent as). */
 export function shapeAnswer(envelope: Envelope, def: ToolDefinition | undefined, opts: AnswerOptions): Answer {
   const full = opts.verbosity === "full";
   const body = full ? (envelope as unknown as JsonObject) : compactEnvelope(envelope, def?.compact);
-  if (opts.maxTokens === null) return { body, isError: !envelope.ok, full };
-  const fitted = fitAnswer(body, opts.maxTokens, tokenCounter(ANSWER_TOKENIZER));
-  if (fitted) return { body: fitted.answer, isError: !envelope.ok, full };
+  const renderData = full ? undefined : def?.renderText;
+  const render = (b: JsonObject): string => (renderData ? renderAnswerText(b, renderData) : JSON.stringify(b));
+  if (opts.maxTokens === null) return { body, text: render(body), isError: !envelope.ok, full };
+  const fitted = fitAnswer(body, opts.maxTokens, tokenCounter(ANSWER_TOKENIZER), render);
+  if (fitted) return { body: fitted.answer, text: render(fitted.answer), isError: !envelope.ok, full };
   const error: JsonObject = {
     ok: false,
     tool: envelope.tool,
@@ -76,5 +81,5 @@ export function shapeAnswer(envelope: Envelope, def: ToolDefinition | undefined,
     data: { error: { category: "invalid_input", message: `maxTokens ${opts.maxTokens} cannot hold this answer's identity and warnings`, hint: "raise maxTokens" } },
     truncated: false,
   };
-  return { body: error, isError: true, full };
+  return { body: error, text: JSON.stringify(error), isError: true, full };
 }

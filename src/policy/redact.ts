@@ -19,9 +19,9 @@ import { ASSIGNMENT, ENTROPY_LINE, SECRETISH_KEY, redactAssignments, redactHighE
 import { PRIVATE_KEY_BEGIN, redactKubernetesSecrets, redactPrivateKeys } from "./secret-blocks.js";
 import { HINT_PATTERN, hintedFormats } from "./secret-formats/hints.js";
 import { TOKEN_FORMATS, type TokenFormat } from "./secret-formats/index.js";
-import { isPlaceholder } from "./secret-keys.js";
 import { PROVIDER_KEYS, PROVIDER_NAME, PROVIDER_WORD } from "./secret-providers.js";
 import { REDACTED, REDACTION_REASONS, type RedactionReason } from "./redaction-reasons.js";
+import { URL_CREDENTIALS, redactUrlCredentials } from "./url-credentials.js";
 
 export { REDACTED, REDACTION_REASONS, type RedactionReason };
 
@@ -38,20 +38,6 @@ export interface RedactResult {
 
 /** No secret format is shorter than this. */
 const MIN_SECRET_TEXT = 8;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Credentials in URLs: scheme://user:password@host -> scheme://user:[REDACTED]@host
-
-const URL_CREDENTIALS = String.raw`\b([A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:@/?#'"]{1,256}:)([^\s@/?#'"]{1,256})@`;
-
-function redactUrlCredentials(text: string, bump: (r: RedactionReason) => void): string {
-  if (!text.includes("://")) return text;
-  return text.replace(new RegExp(URL_CREDENTIALS, "g"), (match: string, prefix: string, password: string) => {
-    if (password === REDACTED || isPlaceholder(password)) return match;
-    bump("url-credentials");
-    return `${prefix}${REDACTED}@`;
-  });
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 

@@ -43,6 +43,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, D extends T
    * (which groups items by file and folds evidence in): e.g. search hits as matched lines alone.
    */
   compact?: (data: CompactData) => CompactData;
+  /**
+   * The compact answer's data as lines of text, for a tool whose answer reads best as text (search hits as
+   * `line:text` under each file, like `rg --heading -n`); without it the compact answer is JSON.
+   */
+  renderText?: (data: CompactData) => string[];
 }
 
 /** Data as the compact answer handles it: plain JSON. */

@@ -18,20 +18,24 @@ export interface Answer {
   error?: { code?: unknown; message?: unknown; data?: unknown };
 }
 
-/** A tool result's JSON, compact or full: what the text content carries. */
+/** A tool result's JSON, compact or full: what the text content carries (a text answer: its text, and ok). */
 export interface ToolAnswer {
   ok?: boolean;
+  text?: string;
   data?: { error?: { category?: string; message?: string } };
 }
 
-/** The JSON a tool call's text content carries, or undefined when the answer is not a tool result with one. */
+/**
+ * The JSON a tool call's text content carries, or undefined when the answer is not a tool result with one. A
+ * compact answer rendered as text (search_code's) reads as ok: an error is always JSON.
+ */
 export function toolAnswer(a: Answer): ToolAnswer | undefined {
   const text = a.result?.content?.[0]?.text;
   if (typeof text !== "string") return undefined;
   try {
     return JSON.parse(text) as ToolAnswer;
   } catch {
-    return undefined;
+    return a.result?.isError !== true && text.length > 0 ? { ok: true, text } : undefined;
   }
 }
 

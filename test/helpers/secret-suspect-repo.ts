@@ -6,7 +6,7 @@ import type { BuiltRepo } from "./fixture.js";
 
 /**
  * A repository whose secret-holding files the indexer marks secret-suspect (each holds a GitLab token, which
- * secretlint's preset reports) and which also hold a made-up vendor token, `VENDOR_TOKEN`, in a format no redactor
+ * the index-time credential scan reports) and which also hold a made-up vendor token, `VENDOR_TOKEN`, in a format no redactor
  * knows: only the secret-suspect rule can keep it out of an answer. It sits where each tool reaches text: instruction
  * rules and commands, a document's headings and body, a function's signature, a call site, a manifest script.
  */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { searchCode } from "../../query/search.js";
 import { defineTool, toToolOutput, type CompactData, type CompactJson } from "../../service/tool.js";
 import { maxResultsSchema, pathGlobsSchema } from "./common.js";
+import { renderSearchText } from "./search-code-text.js";
 
 /** The longest query taken: a whole issue, log or trace fits many times over (ranking reads its first 64 KiB). */
 const MAX_QUERY_CHARS = 1024 * 1024;
@@ -30,7 +31,7 @@ export const searchCodeTool = defineTool({
   name: "search_code",
   description:
     "Search the repository instead of grep. An exact identifier, error message or string: mode lexical returns " +
-    "every matching line as [line, text], files ranked (regex: true for a regular expression, countOnly: true " +
+    "every matching line as line:text under its file's heading, like rg --heading -n, files ranked (regex: true for a regular expression, countOnly: true " +
     "to count like rg -c). A question, an issue text, a log or a stack trace: the default hybrid mode ranks " +
     "files by BM25 over split identifiers, paths and symbol names, frames and messages quoted in it, with each " +
     "file's best span and the reasons for its score. mode symbol: definitions whose name starts with the " +
@@ -38,6 +39,7 @@ export const searchCodeTool = defineTool({
   inputSchema: searchCodeSchema,
   annotations: { title: "Search code", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   compact: compactSearch,
+  renderText: renderSearchText,
   handler: async (args, ctx, deps) => {
     // A misconfigured endpoint is reported by the ranking (semantic_provider_unavailable), not a failed search.
     const endpoint = args.semantic ? deps.sources.embeddings : null;

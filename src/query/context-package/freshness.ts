@@ -1,6 +1,6 @@
 import { secretFileNameReason } from "../../indexer/classify/secret-names.js";
 import { instructionScope, isOwnInstructionFile } from "../../indexer/knowledge/instructions/files.js";
-import { mayContainSecret } from "../../indexer/secret-prefilter.js";
+import { holdsCredential } from "../../policy/secret-scan.js";
 import { isInstructionFile, type LabelInput } from "../../policy/labels.js";
 import { normalizeRepoPath, readFileInsideRoot, resolveInsideRoot, statInsideRoot, type ReadRejection } from "../../policy/path-guard.js";
 import type { FileRow } from "../../store/store.js";
@@ -151,7 +151,7 @@ async function inspectFile(ctx: QueryContext, root: string, relPath: string, req
   const bytes = read.bytes;
   const hash = sha256(bytes);
   const text = decodeText(bytes);
-  if (hideSecrets && hash !== row?.contentHash && text !== null && mayContainSecret(text)) {
+  if (hideSecrets && hash !== row?.contentHash && text !== null && holdsCredential(text)) {
     return unchecked("policy", `'${relPath}' changed since indexing and may now hold a secret; the read policy does not allow checking it`);
   }
   return { status: "present", hash, text, row };

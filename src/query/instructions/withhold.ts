@@ -1,4 +1,4 @@
-import { mayContainSecret } from "../../indexer/secret-prefilter.js";
+import { holdsCredential } from "../../policy/secret-scan.js";
 import type { InstructionFile, InstructionLikeMatch, InstructionRule } from "../../core/instructions.js";
 import type { FileRow } from "../../store/store.js";
 
@@ -31,7 +31,7 @@ function servedText(file: InstructionFile): string {
 export function mayHoldSecret(file: InstructionFile, row: Pick<FileRow, "isSecretSuspect" | "contentHash"> | null): boolean {
   if (file.loadedFrom === "not_loaded") return false;
   if (row?.isSecretSuspect) return true;
-  return row?.contentHash !== file.contentHash && mayContainSecret(servedText(file));
+  return row?.contentHash !== file.contentHash && holdsCredential(servedText(file));
 }
 
 function withheldRule(r: InstructionRule): InstructionRule {
