@@ -80,6 +80,25 @@ interface Row {
   missing: number;
 }
 
+/**
+ * The files and `path:line` keys a compact search answer names: it is text laid out like `rg --heading -n` (a
+ * blank line, the path with its facts in parentheses, then `line:text` lines).
+ */
+function linesOfText(text: string): { got: Set<string>; indexed: Set<string> } {
+  const got = new Set<string>();
+  const indexed = new Set<string>();
+  let path: string | null = null;
+  let blank = false;
+  for (const line of text.split("\n")) {
+    const hit = /^(\d+):/.exec(line);
+    if (line === "") blank = true;
+    else if (blank) [path, blank] = [line.replace(/ \([^()]*\)$/, ""), false];
+    else if (path !== null && hit) got.add(`${path}:${hit[1]}`);
+    if (path !== null) indexed.add(path);
+  }
+  return { got, indexed };
+}
+
 async function lexical(root: string, store: string, ids: string[]): Promise<Row[]> {
   const client = await connect(root, store);
   const rows: Row[] = [];
@@ -90,9 +109,7 @@ async function lexical(root: string, store: string, ids: string[]): Promise<Row[
       const args = { query: id, mode: "lexical", caseSensitive: true, maxResults: MAX_RESULTS, includeGenerated: true };
       const compact = await callText(client, args);
       const full = await callText(client, { ...args, verbosity: "full" });
-      const results = (JSON.parse(compact) as { data: { results: { path: string; lines?: [number, string][] }[] } }).data.results;
-      const got = new Set(results.flatMap((r) => (r.lines ?? []).map(([n]) => `${r.path}:${n}`)));
-      const indexed = new Set(results.map((r) => r.path));
+      const { got, indexed } = linesOfText(compact);
       // Lines rg finds in files the answer names: with at most maxResults lines in all, each must be there.
       const expected = rgLines.length <= MAX_RESULTS ? rgLines.map((l) => l.split(":").slice(0, 2).join(":")) : [];
       const missing = expected.filter((k) => indexed.has(k.slice(0, k.lastIndexOf(":"))) && !got.has(k)).length;
