@@ -1,11 +1,15 @@
-// After tsc: make the CLI executable (tsc does not keep file modes), copy the tags queries, which are data
-// read at run time next to the compiled extractor, and write the Linguist extract (scripts/linguist-extract.mjs).
-import { chmodSync, cpSync } from "node:fs";
+// After tsc: copy the tags queries, which are data read at run time next to the compiled extractor, write the
+// Linguist extract (scripts/linguist-extract.mjs), bundle the CLI (scripts/bundle.mjs: the bundled code reads the
+// same data next to itself, in dist/cli/), and make the CLI executable (tsc does not keep file modes).
+import { chmodSync, cpSync, readdirSync, rmSync } from "node:fs";
+import { bundleCli } from "./bundle.mjs";
 import { writeLinguistExtract } from "./linguist-extract.mjs";
 
-chmodSync(new URL("../dist/cli/main.js", import.meta.url), 0o755);
-cpSync(new URL("../src/indexer/symbols/queries/", import.meta.url), new URL("../dist/indexer/symbols/queries/", import.meta.url), {
-  recursive: true,
-  filter: (src) => !src.endsWith(".md"),
-});
-writeLinguistExtract(new URL("../dist/indexer/classify/linguist-languages.json", import.meta.url));
+const dist = new URL("../dist/", import.meta.url);
+// A chunk of an earlier bundle is never read again: start dist/cli/ from tsc's files alone.
+for (const f of readdirSync(new URL("cli/", dist))) if (/^chunk-.*\.js$/.test(f)) rmSync(new URL(`cli/${f}`, dist));
+const queries = new URL("../src/indexer/symbols/queries/", import.meta.url);
+for (const to of ["indexer/symbols/queries/", "cli/queries/"]) cpSync(queries, new URL(to, dist), { recursive: true, filter: (src) => !src.endsWith(".md") });
+for (const to of ["indexer/classify/linguist-languages.json", "cli/linguist-languages.json"]) writeLinguistExtract(new URL(to, dist));
+await bundleCli();
+chmodSync(new URL("cli/main.js", dist), 0o755);

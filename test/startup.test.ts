@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { TOOLS } from "../src/mcp/tools/index.js";
 import { TOOL_NAMES } from "../src/mcp/tool-names.js";
 import { linguistLanguages } from "../src/indexer/classify/linguist.js";
@@ -20,13 +21,28 @@ test("the built Linguist extract holds the package's records the classifiers rea
   assert.deepEqual(linguistLanguages().map((l) => l.name), (built as { name: string }[]).map((l) => l.name));
 });
 
-test("--version loads neither the MCP SDK, zod, the store nor linguist-languages", () => {
-  const hook = `data:text/javascript,${encodeURIComponent('import{register}from"node:module";register("data:text/javascript,"+encodeURIComponent("export async function load(u,c,n){if(/node_modules/.test(u))process.stderr.write(\\"loaded \\"+u+\\"\\\\n\\");return n(u,c)}"))')}`;
-  const r = spawnSync(process.execPath, ["--import", hook, CLI, "--version"], { encoding: "utf8" });
+/**
+ * Every module file a command loads, and the packages inside them: a package is a node_modules file loaded, or one
+ * esbuild bundled into a loaded chunk (a bundle that is not minified names each module's source path in a comment).
+ */
+function loadedBy(args: readonly string[]): { files: string[]; packages: string[] } {
+  const hook = `data:text/javascript,${encodeURIComponent('import{register}from"node:module";register("data:text/javascript,"+encodeURIComponent("export async function load(u,c,n){if(u.startsWith(\\"file:\\"))process.stderr.write(\\"loaded \\"+u+\\"\\\\n\\");return n(u,c)}"))')}`;
+  const r = spawnSync(process.execPath, ["--import", hook, CLI, ...args], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
-  const loaded = r.stderr.split("\n").filter((l) => l.startsWith("loaded "));
-  assert.ok(loaded.length > 0, "the hook saw no package (commander is one)");
+  const files = r.stderr.split("\n").filter((l) => l.startsWith("loaded ")).map((l) => fileURLToPath(l.slice("loaded ".length)));
+  const packages = new Set<string>();
+  for (const f of files) {
+    if (f.includes("/node_modules/")) packages.add(f);
+    else for (const m of readFileSync(f, "utf8").matchAll(/^\/\/ (node_modules\/\S+)$/gm)) packages.add(m[1]!);
+  }
+  return { files, packages: [...packages] };
+}
+
+test("--version loads neither the MCP SDK, zod, the store nor linguist-languages", () => {
+  const { files, packages } = loadedBy(["--version"]);
+  assert.ok(files.some((f) => f.endsWith("/dist/cli/main.js")), files.join(", "));
+  assert.ok(packages.some((p) => p.includes("commander")), `the check sees packages (commander is one): ${packages.slice(0, 5).join(", ")}`);
   for (const pkg of ["@modelcontextprotocol", "/zod/", "better-sqlite3", "linguist-languages"]) {
-    assert.ok(!loaded.some((l) => l.includes(pkg)), `${pkg} loaded: ${loaded.filter((l) => l.includes(pkg)).slice(0, 3).join(", ")}`);
+    assert.ok(!packages.some((l) => l.includes(pkg)), `${pkg} loaded: ${packages.filter((l) => l.includes(pkg)).slice(0, 3).join(", ")}`);
   }
 });
