@@ -135,8 +135,8 @@ async function withinBudget(first: Envelope, budget: WholeBudget, once: (a: Reco
 }
 
 async function answer(def: ToolDefinition, args: Record<string, unknown>, deps: ServerDeps, index: IndexRow, onDisk: boolean): Promise<Envelope> {
-  const warnings = await freshnessWarnings(index, deps);
-  const overlay = deps.overlay ? await deps.overlay(index) : null;
+  // HEAD and the work tree's changes are asked of git at once: each is a process to wait for.
+  const [warnings, overlay] = await Promise.all([freshnessWarnings(index, deps), deps.overlay ? deps.overlay(index) : null]);
   const live = overlay && (overlay.changed.size > 0 || overlay.deleted.size > 0) ? new OverlayStore(deps.store, overlay) : null;
   const ctx = { store: live ?? deps.store, index, policy: deps.operator.repoContext };
   const out = await def.handler(args, ctx, deps);

@@ -25,9 +25,9 @@ export function lazyExtractor(): ExtractorSource {
 export async function buildOverlay(root: string, store: Store, index: IndexRow, maxFileBytes: number, extractor: ExtractorSource): Promise<WorkingTreeOverlay> {
   const overlay: WorkingTreeOverlay = { changed: new Map(), deleted: new Set() };
   if (!index.baseCommit) return overlay;
-  const status = await gitStatusPaths(root);
+  const [status, head] = await Promise.all([gitStatusPaths(root), gitTextOrNull(root, ["rev-parse", "HEAD"])]);
   if (status === null) return overlay;
-  const { paths } = await candidatePaths(root, store, index, status, await gitTextOrNull(root, ["rev-parse", "HEAD"]));
+  const { paths } = await candidatePaths(root, store, index, status, head);
   // Nothing changed: no file to read, so neither the secret scanner nor the extractor is loaded (startup, #19).
   if (paths.length === 0) return overlay;
   const [{ extractFileSymbols }, { createSecretScanner }] = await Promise.all([import("../indexer/pipeline.js"), import("../indexer/secrets.js")]);
