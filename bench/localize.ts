@@ -151,7 +151,7 @@ interface Checkout {
 async function freshCheckout(inst: Instance, mirror: string): Promise<Checkout> {
   const ws = await createWorkspace(mirror, inst.baseCommit);
   try {
-    const built = await buildIndex({ root: ws.root, store: ws.store, repoId: REPO_ID, maxFileBytes: defaultOperatorConfig().repoContext.maxIndexedFileBytes });
+    const built = await buildIndex({ root: ws.root, store: ws.store, repoId: REPO_ID, maxFileBytes: defaultOperatorConfig().repoContext.maxIndexedFileBytes, semantic: true });
     return { root: ws.root, store: ws.store, indexId: built.indexId, dispose: () => ws.dispose() };
   } catch (err) {
     await ws.dispose();
@@ -171,7 +171,7 @@ async function cachedCheckout(cache: string, inst: Instance, mirror: string): Pr
   // A cached index of another extractor version is rebuilt, as `repoctx index` would (its tables differ).
   const cached = await store.getReadyIndex(REPO_ID);
   const ready = cached && cached.extractorVersion === EXTRACTOR_VERSION ? cached : null;
-  const indexId = ready?.id ?? (await buildIndex({ root, store, repoId: REPO_ID, maxFileBytes: defaultOperatorConfig().repoContext.maxIndexedFileBytes })).indexId;
+  const indexId = ready?.id ?? (await buildIndex({ root, store, repoId: REPO_ID, maxFileBytes: defaultOperatorConfig().repoContext.maxIndexedFileBytes, semantic: true })).indexId;
   return { root, store, indexId, dispose: () => store.close() };
 }
 

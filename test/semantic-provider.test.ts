@@ -124,3 +124,39 @@ describe("an operator's OpenAI-compatible embeddings endpoint makes the file vec
     }
   });
 });
+
+describe("the built-in embedding is trained only when the operator asks", () => {
+  let repo: BuiltRepo;
+  let dir: string;
+  before(() => {
+    repo = buildGoldenRepo();
+    dir = mkdtempSync(join(tmpdir(), "repoctx-train-"));
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  test("no model by default: a semantic search says so and ranks without it; semantic: true trains one", async () => {
+    const plain = SqliteStore.open(join(dir, "plain.db"));
+    const built = await buildIndex({ root: repo.root, store: plain, maxFileBytes: 1 << 20 });
+    assert.equal(await plain.getSemantic(built.indexId), null);
+    const client = await openClient({ store: plain, root: built.repo.rootPath, policy: defaultReadPolicy(), logger: silentLogger, readHead: () => currentHead(repo.root) });
+    try {
+      const res = await client.callTool({ name: "search_code", arguments: { query: "how are quotes priced and when do they expire?", semantic: true, verbosity: "full" } });
+      const env = res.structuredContent as unknown as Envelope;
+      assert.equal(env.ok, true);
+      assert.ok(env.warnings.some((w) => w.code === "semantic_unavailable" && /semantic\.train: true/.test(w.message)), JSON.stringify(env.warnings));
+      assert.ok((env.data as { results: unknown[] }).results.length > 0, "ranked without the embedding");
+    } finally {
+      await client.close();
+      await plain.close();
+    }
+    const trained = SqliteStore.open(join(dir, "trained.db"));
+    const again = await buildIndex({ root: repo.root, store: trained, maxFileBytes: 1 << 20, semantic: true });
+    const stored = await trained.getSemantic(again.indexId);
+    assert.ok(stored && stored.meta.vectors.provider === "builtin" && stored.meta.vectors.dims > 0);
+    assert.equal(again.indexVersion, built.indexVersion, "training changes no row the version digests");
+    await trained.close();
+  });
+});

@@ -86,13 +86,20 @@ const MAX_EMBEDDING_TIMEOUT_MS = 120_000;
 export const DEFAULT_EMBEDDING_TIMEOUT_MS = 30_000;
 
 /**
- * Where embeddings come from. `builtin` (the default) is the model trained on the repository at index time: no
+ * Where embeddings come from. `builtin` (the default) is the model trained on the repository at index time (when
+ * `train` is on): no
  * download, no key, nothing leaves the machine. `openai_compatible` sends file and query text to an operator's
  * `/v1/embeddings` endpoint (Ollama, llama.cpp, TEI, a hosted API), so it is only ever the operator's choice.
  */
 export const SemanticConfigSchema = z
   .strictObject({
     provider: z.enum(["builtin", "openai_compatible"]).default("builtin"),
+    /**
+     * Train the repository's own embedding at index time, which `search_code` with `semantic: true` ranks with.
+     * Default: off with the builtin provider (no default query reads it; it lowers localization on the benchmark
+     * and costs a quarter of a small repository's index time), on with an endpoint.
+     */
+    train: z.boolean().optional(),
     /** The endpoint's base URL; `/v1/embeddings` is appended (or `/embeddings` to a URL ending in `/v1`). */
     url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
     model: z.string().min(1).max(200).optional(),

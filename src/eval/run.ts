@@ -113,7 +113,8 @@ async function timed<T>(now: () => number, body: () => Promise<T>): Promise<{ va
 
 /** Brings the workspace's index to its current checkout: a first build, else an in-place update, else a rebuild. */
 async function syncIndex(ws: EvalWorkspace, opts: EvalOptions, first: boolean): Promise<{ kind: IndexKind; files: number }> {
-  const base: IndexOptions = { root: ws.root, store: ws.store, repoId: EVAL_REPO_ID, maxFileBytes: (opts.policy ?? defaultReadPolicy()).maxIndexedFileBytes };
+  // Every strategy is measured, hybrid_semantic too: the embedding is trained.
+  const base: IndexOptions = { root: ws.root, store: ws.store, repoId: EVAL_REPO_ID, maxFileBytes: (opts.policy ?? defaultReadPolicy()).maxIndexedFileBytes, semantic: true };
   const withProgress = opts.onIndexProgress ? { ...base, onProgress: opts.onIndexProgress } : base;
   if (first) return { kind: "build", files: (await buildIndex(withProgress)).stats.files };
   const updated = await updateIndex(base);

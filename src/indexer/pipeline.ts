@@ -51,6 +51,11 @@ export interface IndexProgress {
 export interface IndexOptions {
   /** The operator's embeddings endpoint for file vectors (absent: the model trained on the repository makes them). */
   embeddings?: EmbeddingProvider | null;
+  /**
+   * Train the repository's embedding (what `search_code` with `semantic: true` ranks with). Off unless asked, or an
+   * endpoint is configured: no default query reads it, and it is a quarter of a small repository's index time.
+   */
+  semantic?: boolean;
   root: string;
   store: Store;
   repoId?: string;
@@ -88,10 +93,15 @@ function indexVersionOf(rows: { path: string; contentHash: string; skipReason: s
 export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
   const started = Date.now();
   const root = await realpath(opts.root);
-  const repo = await readRepoInfo(root, opts.repoId);
   const report = opts.onProgress ?? (() => {});
   report({ phase: "walk", filesDone: 0, filesTotal: 0, bytesDone: 0 });
-  const walk = repo.isGit ? await walkGit(root) : await walkFilesystem(root);
+  // git is asked everything at once (each answer is a process to wait for): the status serves the dirty flag and,
+  // at the end, the paths that were dirty; the listing is used when the root is a work tree.
+  const statusAtStart = gitStatusPaths(root);
+  const listing = walkGit(root).catch(() => null);
+  const status = await statusAtStart;
+  const repo = await readRepoInfo(root, opts.repoId, status ?? undefined);
+  const walk = repo.isGit ? ((await listing) ?? (await walkGit(root))) : await walkFilesystem(root);
   const total = walk.paths.length;
 
   const indexId = await opts.store.beginIndex({
@@ -118,7 +128,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
   }
   const digestRows: { path: string; contentHash: string; skipReason: string | null }[] = [];
   const knowledge = new KnowledgeCollector({ root, commit: repo.isGit ? repo.baseCommit : null });
-  const semantic = new SemanticStage(opts.embeddings ?? null);
+  const semantic = opts.semantic === true || opts.embeddings ? new SemanticStage(opts.embeddings ?? null) : null;
   try {
     let batch: FileInput[] = [];
     let batchBytes = 0;
@@ -141,7 +151,7 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
       inFlight[i] = undefined;
       digestRows.push({ path: row.path, contentHash: row.contentHash, skipReason: row.skipReason });
       knowledge.add(row);
-      await semantic.add(row);
+      await semantic?.add(row);
       stats.files += 1;
       stats.bytes += row.sizeBytes;
       if (row.skipReason === null) {
@@ -164,10 +174,12 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
     await flush();
     report({ phase: "knowledge", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
     const learned = await knowledge.finish();
-    if (repo.isGit) learned.dirtyPaths = (await gitStatusPaths(root)) ?? [];
+    if (repo.isGit) learned.dirtyPaths = status ?? [];
     await opts.store.addKnowledge(indexId, learned);
-    report({ phase: "semantic", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
-    await semantic.finish(opts.store, indexId);
+    if (semantic) {
+      report({ phase: "semantic", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
+      await semantic.finish(opts.store, indexId);
+    }
     report({ phase: "publish", filesDone: stats.files, filesTotal: total, bytesDone: stats.bytes });
     const indexVersion = indexVersionOf(digestRows, scip?.digest);
     stats.durationMs = Date.now() - started;

@@ -28,6 +28,7 @@ export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<Ind
     ...(s.repoIdOverride ? { repoId: s.repoIdOverride } : {}),
     maxFileBytes: s.policy.maxIndexedFileBytes,
     embeddings: externalEmbeddings(s.operator.semantic, process.env),
+    semantic: s.operator.semantic.train ?? s.operator.semantic.provider !== "builtin",
     ...(opts.full ? { incremental: false } : {}),
     ...(opts.scip ? { scip: opts.scip } : {}),
     ...(opts.quiet ? {} : { onProgress: createProgressReporter({ logger: s.logger }) }),

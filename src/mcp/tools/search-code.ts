@@ -22,7 +22,7 @@ export const searchCodeSchema = z.strictObject({
   paths: pathGlobsSchema("Path globs to search in, e.g. ['src/**/*.ts']; a plain folder name matches everything under it"),
   maxResults: maxResultsSchema("Hits to return (the read policy may lower it)"),
   includeGenerated: z.boolean().optional().describe("Include generated and vendored files (default from the read policy)"),
-  semantic: z.boolean().optional().describe("Questions and issue text: also rank by the repository's own embedding (hits found only that way say matchType semantic)"),
+  semantic: z.boolean().optional().describe("Questions and issue text: also rank by the repository's own embedding, where the operator trains one (hits found only that way say matchType semantic)"),
   countOnly: z.boolean().optional().describe("Count matches and matching lines per file (like rg -c) instead of returning them"),
   abstain: z.boolean().optional().describe("Questions and issue text: answer stats.abstention.noLocalEvidence instead of weak matches (off by default)"),
 });

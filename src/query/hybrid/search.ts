@@ -137,7 +137,7 @@ export async function rankedSearch(ctx: QueryContext, input: RankedSearchInput):
 
   const semantic = input.strategy === "hybrid_semantic" ? await loadSemantic(ctx) : null;
   if (input.strategy === "hybrid_semantic" && !semantic) {
-    warnings.push({ code: "semantic_unavailable", message: "this index has no embedding model; ranked without the semantic signal (reindex to train one)" });
+    warnings.push({ code: "semantic_unavailable", message: "this index has no embedding model; ranked without the semantic signal (an operator turns training on with semantic.train: true in the read policy, then reindexes)" });
   }
   const chosen = await rarestTerms(ctx, q);
   const terms = chosen.terms.map((t) => t.term);
