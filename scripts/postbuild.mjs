@@ -10,6 +10,7 @@ const dist = new URL("../dist/", import.meta.url);
 for (const f of readdirSync(new URL("cli/", dist))) if (/^chunk-.*\.js$/.test(f)) rmSync(new URL(`cli/${f}`, dist));
 const queries = new URL("../src/indexer/symbols/queries/", import.meta.url);
 for (const to of ["indexer/symbols/queries/", "cli/queries/"]) cpSync(queries, new URL(to, dist), { recursive: true, filter: (src) => !src.endsWith(".md") });
-for (const to of ["indexer/classify/linguist-languages.json", "cli/linguist-languages.json"]) writeLinguistExtract(new URL(to, dist));
+writeLinguistExtract(new URL("indexer/classify/linguist-languages.json", dist));
+cpSync(new URL("indexer/classify/linguist-languages.json", dist), new URL("cli/linguist-languages.json", dist));
 await bundleCli();
 chmodSync(new URL("cli/main.js", dist), 0o755);

@@ -41,24 +41,36 @@ const MIN_SECRET_TEXT = 8;
 
 // ---------------------------------------------------------------------------------------------------------------
 
-interface CompiledFormat {
+export interface CompiledFormat {
   format: TokenFormat;
   re: RegExp;
 }
 
-const COMPILED: readonly CompiledFormat[] = TOKEN_FORMATS.map((format) => ({
+/** Every token format's pattern, compiled once (global: callers start each scan at lastIndex 0). */
+export const COMPILED_FORMATS: readonly CompiledFormat[] = TOKEN_FORMATS.map((format) => ({
   format,
   re: new RegExp(format.source, format.ignoreCase === true ? "gi" : "g"),
 }));
+
+/**
+ * What a format's match at `offset` of `text` holds as a secret: the match past its group 1 (`kept`, a key or a
+ * URL's host, which opens the match), and where that starts; null when the format does not take it (already
+ * redacted, or its own check refuses it).
+ */
+export function tokenSecret(format: TokenFormat, match: string, kept: string, text: string, offset: number): { secret: string; at: number } | null {
+  const secret = match.slice(kept.length);
+  const at = offset + kept.length;
+  if (secret.includes(REDACTED) || (format.accept !== undefined && !format.accept(secret, text, at))) return null;
+  return { secret, at };
+}
 
 function redactTokenFormat(text: string, c: CompiledFormat, bump: (r: RedactionReason) => void): string {
   c.re.lastIndex = 0;
   return text.replace(c.re, (...args: unknown[]) => {
     const match = args[0] as string;
-    const kept = typeof args[1] === "string" ? args[1] : ""; // group 1, when a format has one, opens the match
+    const kept = typeof args[1] === "string" ? args[1] : "";
     const offset = args.find((a, i) => i > 0 && typeof a === "number") as number;
-    const secret = match.slice(kept.length);
-    if (secret.includes(REDACTED) || (c.format.accept !== undefined && !c.format.accept(secret, text, offset + kept.length))) return match;
+    if (tokenSecret(c.format, match, kept, text, offset) === null) return match;
     bump(c.format.reason);
     return kept + REDACTED;
   });
@@ -68,7 +80,7 @@ function redactTokenFormat(text: string, c: CompiledFormat, bump: (r: RedactionR
 function redactTokenFormats(text: string, lower: string, prefilter: boolean, bump: (r: RedactionReason) => void): string {
   const hinted = prefilter ? hintedFormats(lower) : undefined;
   let out = text;
-  COMPILED.forEach((c, i) => {
+  COMPILED_FORMATS.forEach((c, i) => {
     if (hinted === undefined || hinted[i] === 1) out = redactTokenFormat(out, c, bump);
   });
   return out;

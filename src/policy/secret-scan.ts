@@ -9,10 +9,10 @@
  * Documented example credentials (AWS's `AKIAIOSFODNN7EXAMPLE` and its kind, which say EXAMPLE in the value) do
  * not make a file suspect: they are what documentation shows.
  */
+import { lineIndexOf, lineStartsOf } from "./injection/text.js";
+import { COMPILED_FORMATS, tokenSecret } from "./redact.js";
 import { redactPrivateKeys } from "./secret-blocks.js";
 import { hintedFormats } from "./secret-formats/hints.js";
-import { TOKEN_FORMATS } from "./secret-formats/index.js";
-import { REDACTED } from "./redaction-reasons.js";
 import { redactUrlCredentials } from "./url-credentials.js";
 
 export interface CredentialFinding {
@@ -54,27 +54,13 @@ const SCANNED_FORMAT_IDS = new Set([
   "vercel-token",
 ]);
 
-/** Those formats, with their index in TOKEN_FORMATS (the hint flags are indexed by it). */
-const SCANNED_FORMATS = TOKEN_FORMATS.flatMap((format, i) =>
-  SCANNED_FORMAT_IDS.has(format.id) ? [{ format, index: i, re: new RegExp(format.source, format.ignoreCase === true ? "gi" : "g") }] : [],
-);
+/** Those formats' compiled patterns, with their index in the token formats (the hint flags are indexed by it). */
+const SCANNED_FORMATS = COMPILED_FORMATS.flatMap((c, index) => (SCANNED_FORMAT_IDS.has(c.format.id) ? [{ ...c, index }] : []));
 
 /** Every rule id the scan reports. */
 export const SCANNED_RULES: readonly string[] = ["private-key-block", ...SCANNED_FORMATS.map((f) => f.format.id), "url-credentials"];
 
 const EXAMPLE = /EXAMPLE/;
-
-/** Line starts, for offsets to lines. */
-function lineOf(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
 
 /** The first line of each run of lines a whole-text pass changed (the passes keep the line count). */
 function changedRunStarts(before: string, after: string): number[] {
@@ -98,12 +84,10 @@ export function findCredentials(text: string): CredentialFinding[] {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       if (m[0].length === 0) re.lastIndex++;
-      const kept = typeof m[1] === "string" ? m[1] : "";
-      const secret = m[0].slice(kept.length);
-      const at = m.index + kept.length;
-      if (secret.includes(REDACTED) || EXAMPLE.test(secret) || (format.accept !== undefined && !format.accept(secret, text, at))) continue;
-      starts ??= [0, ...[...text.matchAll(/\n/g)].map((x) => x.index! + 1)];
-      add(format.id, lineOf(starts, at));
+      const hit = tokenSecret(format, m[0], typeof m[1] === "string" ? m[1] : "", text, m.index);
+      if (hit === null || EXAMPLE.test(hit.secret)) continue;
+      starts ??= lineStartsOf(text.split("\n"));
+      add(format.id, lineIndexOf(starts, hit.at) + 1);
     }
   }
   if (text.includes("://")) for (const line of changedRunStarts(text, redactUrlCredentials(text, noop))) add("url-credentials", line);
