@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { appendFileSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, afterEach, before, describe, test } from "node:test";
-import { buildIndex, updateIndex, type IndexResult } from "../src/indexer/pipeline.js";
+import { IndexUpdater, buildIndex, updateIndex, type IndexResult } from "../src/indexer/pipeline.js";
 import type { ExtractedReference } from "../src/core/symbols.js";
 import { ExtractionPool } from "../src/indexer/symbols/pool.js";
 import { queryTerms, termCount } from "../src/core/terms.js";
@@ -919,6 +919,36 @@ for (const kind of STORE_KINDS) {
         writeFileSync(join(repo.root, last), before);
         unlinkSync(join(repo.root, "aaa-new.ts"));
         await updateIndex({ root: repo.root, store, maxFileBytes: MIB });
+      }
+    });
+
+    test("told which files changed (a watcher's events): git is asked about those and the dirty ones alone, same rows and version as a build", async () => {
+      const updater = new IndexUpdater({ root: repo.root, store, maxFileBytes: MIB });
+      try {
+        assert.ok(await updater.update(), "the first update looks at the whole work tree");
+        writeFileSync(join(repo.root, CONTROLLER), original.replace("    public BigDecimal getQuote(", "    public BigDecimal quoteNow(String sku) {\n        return quoteService.quote(sku, 2);\n    }\n\n    public BigDecimal getQuote("));
+        writeFileSync(join(repo.root, "build/output.js"), "console.log('changed ignored output');\n");
+        const r = await updater.update([CONTROLLER, "build", "build/output.js"]);
+        assert.ok(r, "an in-place update");
+        assert.equal(r.stats.extractedFiles, 1, "a named file that git ignores is not indexed");
+        assert.equal(await store.getFile(r.indexId, "build/output.js"), null);
+        const full = await fullBuild();
+        assert.equal(r.indexVersion, full.version, "the version moved by the changed rows alone equals a build's");
+        assert.equal(await snapshot(store, r.indexId), full.snap);
+        // The revert is seen though no event names it: the file was dirty at the last update, so git is asked again.
+        writeFileSync(join(repo.root, CONTROLLER), original);
+        const back = await updater.update([]);
+        assert.ok(back);
+        assert.equal(back.indexVersion, first.indexVersion, "back to the first build's version");
+        // An event inside .git (a commit, a checkout) makes the update look at everything: an unnamed new file is found.
+        writeFileSync(join(repo.root, FRESH), "export function freshlyAddedFunction(): number {\n  return 1;\n}\n");
+        const whole = await updater.update([".git/HEAD"]);
+        assert.ok(whole);
+        assert.ok(await store.getFile(whole.indexId, FRESH));
+        rmSync(join(repo.root, FRESH));
+        assert.equal((await updater.update([FRESH]))!.indexVersion, first.indexVersion);
+      } finally {
+        await updater.close();
       }
     });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -7,6 +7,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CLI } from "./helpers/cli.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
+import { watchRepository } from "../src/cli/watch.js";
+import { silentLogger } from "../src/core/log.js";
 
 type Env = { ok: boolean; indexVersion: string; freshness: string; data: { results: { path: string }[] } };
 
@@ -51,6 +53,38 @@ describe("serve --watch", () => {
       assert.equal(after.freshness, "base_commit", "after the rebuild the file is in the index");
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe("watchRepository", () => {
+  test("a rebuild is told the work-tree files that changed; a move inside .git leaves it to look at everything", async () => {
+    const root = mkdtempSync(join(tmpdir(), "repoctx-watch-paths-"));
+    mkdirSync(join(root, ".git/refs/heads"), { recursive: true });
+    mkdirSync(join(root, "src"));
+    const calls: (string[] | null)[] = [];
+    const watcher = watchRepository(root, { logger: silentLogger, debounceMs: 300, fileDebounceMs: 30, rebuild: async (changed) => void calls.push(changed) });
+    const settled = async (n: number): Promise<void> => {
+      const deadline = Date.now() + 20_000;
+      while (calls.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(calls.length, n);
+    };
+    try {
+      writeFileSync(join(root, "src/a.ts"), "export const a = 1;\n");
+      writeFileSync(join(root, "b.md"), "# b\n");
+      await settled(1);
+      assert.deepEqual(calls[0], ["b.md", "src/a.ts"]);
+      writeFileSync(join(root, "src/a.ts"), "export const a = 2;\n");
+      writeFileSync(join(root, ".git/refs/heads/main"), "0".repeat(40) + "\n");
+      await settled(2);
+      assert.equal(calls[1], null);
+      writeFileSync(join(root, ".git/index.lock"), "");
+      writeFileSync(join(root, "b.md"), "# b again\n");
+      await settled(3);
+      assert.deepEqual(calls[2], ["b.md"], "git's own bookkeeping is not a change");
+    } finally {
+      watcher.close();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

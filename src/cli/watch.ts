@@ -2,8 +2,13 @@ import { watch, type FSWatcher } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Logger } from "../core/log.js";
 
-/** Quiet time after the last change before a rebuild starts. */
+/** Quiet time after the last change before a rebuild starts, when git itself moved (a commit, a checkout) or a change is unnamed. */
 export const DEFAULT_DEBOUNCE_MS = 1500;
+/**
+ * Quiet time when every change is a named work-tree file (an editor's save is a burst of a few events within
+ * milliseconds): short, so an edit reaches the ready index in a blink; rebuilds still never overlap.
+ */
+export const FILE_DEBOUNCE_MS = 50;
 
 export interface RepositoryWatcher {
   close(): void;
@@ -24,11 +29,21 @@ function relevant(file: string): boolean {
  */
 export function watchRepository(
   root: string,
-  opts: { rebuild: () => Promise<void>; logger: Logger; debounceMs?: number; ignore?: string[] },
+  opts: {
+    /** `changed`: the work-tree paths seen changing since the last rebuild; null when that is not known. */
+    rebuild: (changed: string[] | null) => Promise<void>;
+    logger: Logger;
+    debounceMs?: number;
+    fileDebounceMs?: number;
+    ignore?: string[];
+  },
 ): RepositoryWatcher {
   // The store (and its audit file) may live inside the repository: its own writes must not trigger rebuilds.
   const ignored = (opts.ignore ?? []).map((p) => relative(root, p).split(sep).join("/")).filter((p) => p !== "" && !p.startsWith(".."));
   const debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  const fileDebounceMs = Math.min(opts.fileDebounceMs ?? FILE_DEBOUNCE_MS, debounceMs);
+  // What changed since the last rebuild began: named paths, or null once anything unnamed or inside .git moved.
+  let changed: Set<string> | null = new Set();
   let timer: NodeJS.Timeout | null = null;
   let running = false;
   let pending = false;
@@ -40,9 +55,13 @@ export function watchRepository(
       return;
     }
     running = true;
+    const batch = changed;
+    changed = new Set();
     try {
-      await opts.rebuild();
+      await opts.rebuild(batch ? [...batch].sort() : null);
     } catch (err) {
+      // What this rebuild was told is not in the index: the next one looks at everything.
+      changed = null;
       opts.logger.log("error", "reindex after a change failed; the previous index keeps serving", {
         error: err instanceof Error ? err.message : String(err),
       });
@@ -57,16 +76,24 @@ export function watchRepository(
   const schedule = (): void => {
     if (closed) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      void run();
-    }, debounceMs);
+    timer = setTimeout(
+      () => {
+        timer = null;
+        void run();
+      },
+      changed ? fileDebounceMs : debounceMs,
+    );
+  };
+  const saw = (file: string | null): void => {
+    if (file === null || file.startsWith(".git/") || file === ".git") changed = null;
+    else changed?.add(file);
+    schedule();
   };
   const watcher: FSWatcher = watch(root, { recursive: true }, (_event, filename) => {
-    if (filename === null) return schedule();
+    if (filename === null) return saw(null);
     const file = filename.toString().split(sep).join("/");
     if (ignored.some((p) => file === p || file.startsWith(`${p}/`))) return;
-    if (relevant(file)) schedule();
+    if (relevant(file)) saw(file);
   });
   watcher.on("error", (err) => opts.logger.log("warn", "file watcher error", { error: err.message }));
   return {

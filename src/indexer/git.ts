@@ -65,8 +65,10 @@ export async function isGitWorkTree(dir: string): Promise<boolean> {
 }
 
 /** Paths git reports as differing from HEAD (staged, unstaged, untracked, deleted); null when git cannot say. */
-export async function gitStatusPaths(root: string): Promise<string[] | null> {
-  const status = await runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]).catch(() => null);
+export async function gitStatusPaths(root: string, within?: readonly string[]): Promise<string[] | null> {
+  // `within` limits the answer to those paths (taken literally, never as globs): what an event-driven update asks.
+  const values = within ? { paths: within.map((p) => `:(literal)${p}`) } : {};
+  const status = await runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], values).catch(() => null);
   if (status === null) return null;
   return status
     .toString("utf8")

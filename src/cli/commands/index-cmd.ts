@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { EXIT } from "../exit-codes.js";
 import { withCommon, withSetup } from "../options.js";
 import type { CommonOptions } from "../setup.js";
-import type { IndexResult } from "../../indexer/pipeline.js";
+import type { IndexOptions, IndexResult } from "../../indexer/pipeline.js";
 import type { Setup } from "../setup.js";
 
 export interface IndexCommandOptions {
@@ -12,17 +12,10 @@ export interface IndexCommandOptions {
   scip?: string[];
 }
 
-/**
- * A few changed files update the ready index in place; otherwise (or with --full) the repository is built. The indexer
- * is imported here, when an index is built, not when the command line is (#19).
- */
-export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<IndexResult> {
-  const [{ buildIndex, updateIndex }, { externalEmbeddings }, { createProgressReporter }] = await Promise.all([
-    import("../../indexer/pipeline.js"),
-    import("../../sources/embeddings.js"),
-    import("../progress.js"),
-  ]);
-  const options = {
+/** What a build or update of the setup's repository is given (the indexer's modules are imported by the caller). */
+export async function indexOptions(s: Setup, opts: IndexCommandOptions): Promise<IndexOptions> {
+  const [{ externalEmbeddings }, { createProgressReporter }] = await Promise.all([import("../../sources/embeddings.js"), import("../progress.js")]);
+  return {
     root: s.root,
     store: s.store,
     ...(s.repoIdOverride ? { repoId: s.repoIdOverride } : {}),
@@ -33,6 +26,14 @@ export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<Ind
     ...(opts.scip ? { scip: opts.scip } : {}),
     ...(opts.quiet ? {} : { onProgress: createProgressReporter({ logger: s.logger }) }),
   };
+}
+
+/**
+ * A few changed files update the ready index in place; otherwise (or with --full) the repository is built. The indexer
+ * is imported here, when an index is built, not when the command line is (#19).
+ */
+export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<IndexResult> {
+  const [{ buildIndex, updateIndex }, options] = await Promise.all([import("../../indexer/pipeline.js"), indexOptions(s, opts)]);
   return (await updateIndex(options)) ?? buildIndex(options);
 }
 

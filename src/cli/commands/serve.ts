@@ -14,6 +14,7 @@ import { auditFile, serverDeps, servedRepoId, type Setup } from "../setup.js";
 import { watchRepository, type RepositoryWatcher } from "../watch.js";
 import { EXTRACTOR_VERSION } from "../../core/index-format.js";
 import { cachedHeadReader } from "../../sources/git-head.js";
+import type { IndexResult, IndexUpdater } from "../../indexer/pipeline.js";
 
 export interface ServeOptions {
   reindex?: boolean;
@@ -46,17 +47,43 @@ async function ensureIndexed(s: Setup, opts: ServeOptions): Promise<string | und
   return result.repo.repoId;
 }
 
+/**
+ * Rebuilds after changes settle: an in-place update kept warm across changes (parser, repository facts, model),
+ * told which files the watcher saw change, else a build. Closing the watcher releases the updater.
+ */
 function watchIndexed(s: Setup): RepositoryWatcher {
-  return watchRepository(s.root, {
+  let updater: Promise<IndexUpdater> | null = null;
+  const warm = async (): Promise<{ updater: IndexUpdater; build: () => Promise<IndexResult> }> => {
+    const [{ buildIndex, IndexUpdater }, { indexOptions }] = await Promise.all([import("../../indexer/pipeline.js"), import("./index-cmd.js")]);
+    const options = await indexOptions(s, { quiet: true });
+    updater ??= Promise.resolve(new IndexUpdater(options));
+    return { updater: await updater, build: () => buildIndex(options) };
+  };
+  const watcher = watchRepository(s.root, {
     logger: s.logger,
     // The store folder (its file and audit copy) may lie inside the work tree: its writes are not changes.
     ignore: s.storeDir ? [s.storeDir] : [],
-    rebuild: async () => {
-      const { runIndex } = await import("./index-cmd.js");
-      const result = await runIndex(s, { quiet: true });
-      s.logger.log("info", "reindexed after a change", { repoId: result.repo.repoId, indexVersion: result.indexVersion, files: result.stats.files, ms: result.stats.durationMs });
+    rebuild: async (changed) => {
+      const { updater: u, build } = await warm();
+      const updated = await u.update(changed);
+      if (!updated) u.forget();
+      const result = updated ?? (await build());
+      s.logger.log("info", "reindexed after a change", {
+        repoId: result.repo.repoId,
+        indexVersion: result.indexVersion,
+        files: result.stats.files,
+        how: updated ? (changed ? "update of the changed files" : "update") : "build",
+        extracted: result.stats.extractedFiles ?? 0,
+        ms: result.stats.durationMs,
+      });
     },
   });
+  return {
+    close() {
+      watcher.close();
+      void updater?.then((u) => u.close());
+    },
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FileInput, Store } from "../../store/store.js";
 import { splitIdentifier } from "../../core/terms.js";
 import { MODEL_FORMAT, SemanticModel } from "./model.js";
 import { SemanticTrainer } from "./trainer.js";
-import { type EmbeddingProvider, DEFAULT_EMBEDDING_BATCH, EmbeddingProviderError } from "../../core/semantic.js";
+import { type EmbeddingProvider, type StoredSemantic, DEFAULT_EMBEDDING_BATCH, EmbeddingProviderError } from "../../core/semantic.js";
 
 /** Identifiers in order of appearance, as the trainer reads a document. */
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]{1,63}/g;
@@ -94,6 +94,16 @@ export class SemanticStage {
   }
 }
 
+/**
+ * An index's semantic data and model kept between in-place updates (a delta never retrains the model; a build makes
+ * a new index id, which invalidates it): a kernel model is read and decoded in ~60 ms otherwise, on every update.
+ */
+export interface SemanticCache {
+  indexId: string | null;
+  stored: StoredSemantic | null;
+  model: SemanticModel | null;
+}
+
 /** The changed files' new vectors by path, and why some could not be made (the endpoint failed), for the update's stats. */
 export interface ChangedVectors {
   byPath: Map<string, Float32Array>;
@@ -106,8 +116,15 @@ export interface ChangedVectors {
  * leaves those files without vectors, and the failure is returned to be recorded in the update's stats, not
  * swallowed. Null when the index has no semantic data or its vectors' maker is not at hand.
  */
-export async function vectorsForChangedFiles(store: Store, indexId: string, upsert: readonly FileInput[], provider: EmbeddingProvider | null = null): Promise<ChangedVectors | null> {
-  const stored = await store.getSemantic(indexId);
+export async function vectorsForChangedFiles(
+  store: Store,
+  indexId: string,
+  upsert: readonly FileInput[],
+  provider: EmbeddingProvider | null = null,
+  cache: SemanticCache | null = null,
+): Promise<ChangedVectors | null> {
+  const stored = cache?.indexId === indexId ? cache.stored : await store.getSemantic(indexId);
+  if (cache && cache.indexId !== indexId) Object.assign(cache, { indexId, stored, model: null });
   if (!stored) return null;
   // Vectors must come from whoever made the index's: the endpoint when it did, else the model.
   const external = stored.meta.vectors.provider !== "builtin" && provider?.kind === stored.meta.vectors.provider ? provider : null;
@@ -125,7 +142,8 @@ export async function vectorsForChangedFiles(store: Store, indexId: string, upse
     }
     return { byPath, failure: null };
   }
-  const model = SemanticModel.deserialize(stored.model);
+  const model = cache?.model ?? SemanticModel.deserialize(stored.model);
+  if (cache) cache.model = model;
   for (const r of rows) byPath.set(r.path, model.embed(distinctTerms(r)));
   return { byPath, failure: null };
 }
