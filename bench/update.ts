@@ -1,5 +1,5 @@
 /**
- * `npm run bench:update -- --root DIR --store DB [--file REL …] [--runs N] [--cpu-prof DIR]`: how long a saved edit takes to reach the
+ * `npm run bench:update -- --root DIR --store DB [--file REL …] [--runs N] [--cpu-prof DIR] [--cli PATH]`: how long a saved edit takes to reach the
  * ready index of `repoctx serve --watch` (issue #20: ≤ 200 ms on the kernel), as an agent's editor causes it.
  *
  * The built CLI serves DIR from the ready index in DB (build it first, e.g. with `npm run bench:scale`) with
@@ -26,13 +26,15 @@ const TARGET_MS = 200;
 const WAIT_MS = 600_000;
 
 const { values } = parseArgs({
-  options: { root: { type: "string" }, store: { type: "string" }, file: { type: "string", multiple: true }, runs: { type: "string", default: "5" }, "cpu-prof": { type: "string" } },
+  options: { root: { type: "string" }, store: { type: "string" }, file: { type: "string", multiple: true }, runs: { type: "string", default: "5" }, "cpu-prof": { type: "string" }, cli: { type: "string" } },
 });
 if (!values.root || !values.store) throw new Error("give --root DIR and --store DB (a store with a ready index of DIR)");
 const root = resolve(values.root);
 const store = resolve(values.store);
 const files = values.file ?? ["kernel/fork.c"];
 const runs = Number(values.runs);
+/** Another checkout's built dist/cli/main.js, to measure it on the same corpus (one server per run of this bench). */
+const cli = resolve(values.cli ?? CLI_PATH);
 
 interface Published {
   at: number;
@@ -88,7 +90,7 @@ interface Sample {
 async function main(): Promise<void> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...(values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", resolve(values["cpu-prof"])] : []), CLI_PATH, "serve", "--watch", "--quiet", "--log-format", "json", "--repo", root, "--store", store],
+    args: [...(values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", resolve(values["cpu-prof"])] : []), cli, "serve", "--watch", "--quiet", "--log-format", "json", "--repo", root, "--store", store],
     env: { ...process.env } as Record<string, string>,
     stderr: "pipe",
   });
@@ -143,13 +145,13 @@ async function main(): Promise<void> {
       }
     }
     const mem = procMemory(pid);
-    console.log(`serve --watch of ${root} (store ${store}), load ${load.toFixed(2)} at start`);
+    console.log(`serve --watch of ${root} (store ${store}) by ${cli}, load ${load.toFixed(2)} at start`);
     console.log("");
     console.log("| file | change | saved → published | update itself (server log) | how | target |");
     console.log("|---|---|---|---|---|---|");
     for (const r of rows) console.log(r);
     console.log("");
-    console.log(`server RSS after the runs ${mem ? fmtBytes(mem.rss) : "?"} (peak ${mem ? fmtBytes(mem.hwm) : "?"}); the latency includes the watcher's 50 ms debounce for named files`);
+    console.log(`server RSS after the runs ${mem ? fmtBytes(mem.rss) : "?"} (peak ${mem ? fmtBytes(mem.hwm) : "?"}); the latency includes the watcher's 25 ms debounce for named files`);
   } finally {
     await client.close();
   }

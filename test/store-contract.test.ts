@@ -891,6 +891,9 @@ for (const kind of STORE_KINDS) {
       const hits: string[] = [];
       await store.scanCandidates(r.indexId, { fragments: ["freshlyAdded"] }, (c) => (hits.push(c.file.path), true));
       assert.deepEqual(hits, [FRESH]);
+      // The same through the store's cached rows, which the update moved instead of reloading them.
+      assert.deepEqual((await store.candidateFiles(r.indexId, { fragments: ["freshlyAdded"] }, 10)).files.map((f) => f.path), [FRESH]);
+      assert.deepEqual((await store.candidateFiles(r.indexId, { fragments: ["quoteWithDiscount"] }, 10)).files.map((f) => f.path), [CONTROLLER]);
       // Deleted but still tracked: a build keeps its row as unreadable, and so does the update.
       assert.equal((await store.getFile(r.indexId, REPORT))!.skipReason, "unreadable");
       assertSound(store);

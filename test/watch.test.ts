@@ -70,18 +70,29 @@ describe("watchRepository", () => {
       assert.equal(calls.length, n);
     };
     try {
+      await watcher.ready;
+      await settled(1);
+      assert.equal(calls[0], null, "once every folder is watched, one look at everything (changes during the walk)");
       writeFileSync(join(root, "src/a.ts"), "export const a = 1;\n");
       writeFileSync(join(root, "b.md"), "# b\n");
-      await settled(1);
-      assert.deepEqual(calls[0], ["b.md", "src/a.ts"]);
+      await settled(2);
+      assert.deepEqual(calls[1], ["b.md", "src/a.ts"]);
       writeFileSync(join(root, "src/a.ts"), "export const a = 2;\n");
       writeFileSync(join(root, ".git/refs/heads/main"), "0".repeat(40) + "\n");
-      await settled(2);
-      assert.equal(calls[1], null);
+      await settled(3);
+      assert.equal(calls[2], null);
       writeFileSync(join(root, ".git/index.lock"), "");
       writeFileSync(join(root, "b.md"), "# b again\n");
-      await settled(3);
-      assert.deepEqual(calls[2], ["b.md"], "git's own bookkeeping is not a change");
+      await settled(4);
+      assert.deepEqual(calls[3], ["b.md"], "git's own bookkeeping is not a change");
+      // A folder made after the start is watched too; one that goes stops being watched.
+      mkdirSync(join(root, "made/deep"), { recursive: true });
+      await settled(5);
+      assert.deepEqual(calls[4], ["made"]);
+      await new Promise((r) => setTimeout(r, 200));
+      writeFileSync(join(root, "made/deep/c.ts"), "export const c = 3;\n");
+      await settled(6);
+      assert.deepEqual(calls[5], ["made/deep/c.ts"]);
     } finally {
       watcher.close();
       rmSync(root, { recursive: true, force: true });

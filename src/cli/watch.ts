@@ -1,5 +1,6 @@
-import { watch, type FSWatcher } from "node:fs";
 import { relative, sep } from "node:path";
+import { runGit } from "../indexer/git.js";
+import { watchTree } from "./watch-tree.js";
 import type { Logger } from "../core/log.js";
 
 /** Quiet time after the last change before a rebuild starts, when git itself moved (a commit, a checkout) or a change is unnamed. */
@@ -8,10 +9,19 @@ export const DEFAULT_DEBOUNCE_MS = 1500;
  * Quiet time when every change is a named work-tree file (an editor's save is a burst of a few events within
  * milliseconds): short, so an edit reaches the ready index in a blink; rebuilds still never overlap.
  */
-export const FILE_DEBOUNCE_MS = 50;
+export const FILE_DEBOUNCE_MS = 25;
 
 export interface RepositoryWatcher {
+  /** Settles when every folder is watched (a first rebuild that looks at everything is then scheduled). */
+  ready: Promise<void>;
   close(): void;
+}
+
+/** Folders git ignores (build outputs, dependencies): their changes are never indexed, so they are not watched. */
+async function gitIgnoredFolders(root: string): Promise<Set<string>> {
+  const out = await runGit(root, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]).catch(() => null);
+  if (out === null) return new Set();
+  return new Set(out.toString("utf8").split("\0").filter((p) => p.endsWith("/")).map((p) => p.slice(0, -1)));
 }
 
 /** Inside .git only a moved HEAD or branch matters (a commit, a checkout); the rest is git's own bookkeeping. */
@@ -89,14 +99,26 @@ export function watchRepository(
     else changed?.add(file);
     schedule();
   };
-  const watcher: FSWatcher = watch(root, { recursive: true }, (_event, filename) => {
-    if (filename === null) return saw(null);
-    const file = filename.toString().split(sep).join("/");
-    if (ignored.some((p) => file === p || file.startsWith(`${p}/`))) return;
-    if (relevant(file)) saw(file);
-  });
-  watcher.on("error", (err) => opts.logger.log("warn", "file watcher error", { error: err.message }));
+  const ignoredFolders = gitIgnoredFolders(root);
+  const skipFolder = async (rel: string): Promise<boolean> => {
+    if (ignored.some((p) => rel === p || rel.startsWith(`${p}/`))) return true;
+    // Inside .git only HEAD (in .git itself) and the refs matter.
+    if (rel.startsWith(".git/")) return !(rel === ".git/refs" || rel.startsWith(".git/refs/"));
+    return (await ignoredFolders).has(rel);
+  };
+  const watcher = watchTree(
+    root,
+    (file) => {
+      if (file === null) return saw(null);
+      if (ignored.some((p) => file === p || file.startsWith(`${p}/`))) return;
+      if (relevant(file)) saw(file);
+    },
+    { logger: opts.logger, skipFolder },
+  );
+  // What changed while the folders were being walked went unseen: one look at everything once they are watched.
+  const ready = watcher.ready.then(() => saw(null));
   return {
+    ready,
     close() {
       closed = true;
       if (timer) clearTimeout(timer);

@@ -79,6 +79,7 @@ function watchIndexed(s: Setup): RepositoryWatcher {
     },
   });
   return {
+    ready: watcher.ready,
     close() {
       watcher.close();
       void updater?.then((u) => u.close());

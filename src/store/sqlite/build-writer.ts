@@ -77,7 +77,8 @@ export function writeFiles(db: Database.Database, indexId: string, tables: Build
  * files come in (a changed file keeps its id, so its path-order position), knowledge is replaced when given, and
  * the index row takes the new commit and version. Readers see the old index or the new one, never a mix.
  */
-export function applyDelta(db: Database.Database, indexId: string, d: IndexDelta): void {
+/** Returns the ids of the rows it dropped and of those it wrote (an id may be in both: a changed file keeps its id). */
+export function applyDelta(db: Database.Database, indexId: string, d: IndexDelta): { dropped: number[]; written: number[] } {
   const index = indexDbRow(db, indexId);
   if (!index || index.status !== "ready") throw new Error(`index ${indexId} is not ready`);
   const tables = buildTables(index.seq);
@@ -91,6 +92,8 @@ export function applyDelta(db: Database.Database, indexId: string, d: IndexDelta
   const writeExtraction = insertExtraction(db, tables);
   // An index built before ranking terms existed is updated without them (rankFiles tells its caller to rebuild).
   const terms = hasTermTables(db, tables) ? { write: insertTerms(db, tables), drop: deleteTerms(db, tables) } : null;
+  const dropped: number[] = [];
+  const written: number[] = [];
   db.transaction(() => {
     const kept = new Map<string, number>();
     for (const path of [...d.remove, ...d.upsert.map((f) => f.path)]) {
@@ -101,12 +104,14 @@ export function applyDelta(db: Database.Database, indexId: string, d: IndexDelta
       dropSymbols.run(row.id * ROW_ID_STRIDE, (row.id + 1) * ROW_ID_STRIDE - 1);
       dropReferences.run(row.id * ROW_ID_STRIDE, (row.id + 1) * ROW_ID_STRIDE - 1);
       dropFile.run(row.id);
+      dropped.push(row.id);
       kept.set(path, row.id);
     }
     // Files keeping their id first: a new file takes the next free id, which may be a kept one's until it is back.
     const ordered = [...d.upsert.filter((f) => kept.has(f.path)), ...d.upsert.filter((f) => !kept.has(f.path))];
     for (const f of ordered) {
       const id = insertFile(indexId, f, kept.get(f.path) ?? null);
+      written.push(id);
       if (f.content !== null) insertContent.run(id, f.content);
       if (f.terms && terms) terms.write(id, f.terms);
       if (f.extraction) writeExtraction(id, f.extraction);
@@ -121,4 +126,5 @@ export function applyDelta(db: Database.Database, indexId: string, d: IndexDelta
       )
       .run(d.meta.baseCommit, d.meta.branch, d.meta.dirty ? 1 : 0, d.indexVersion, new Date().toISOString(), JSON.stringify(d.stats), indexId);
   })();
+  return { dropped, written };
 }

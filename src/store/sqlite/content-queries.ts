@@ -34,14 +34,17 @@ export function trigramMatchExpression(fragments: string[]): string | null {
   return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
 }
 
-/** The slim rows of an index's indexed (not skipped) files, by file id. */
-export function loadSlimFiles(db: Database.Database, indexId: string): Map<number, SlimFile> {
+/** The slim rows of an index's indexed (not skipped) files, by file id; with `ids`, of those files alone. */
+export function loadSlimFiles(db: Database.Database, indexId: string, ids?: readonly number[]): Map<number, SlimFile> {
   const files = new Map<number, SlimFile>();
-  const rows = stmt(
-    db,
-    `SELECT id, path, size_bytes, is_generated, is_vendored, is_secret_suspect, symbol_extractor FROM repo_file
-     WHERE repo_index_id = ? AND skip_reason IS NULL`,
-  ).all(indexId) as { id: number; path: string; size_bytes: number; is_generated: number; is_vendored: number; is_secret_suspect: number; symbol_extractor: string | null }[];
+  const columns = "SELECT id, path, size_bytes, is_generated, is_vendored, is_secret_suspect, symbol_extractor FROM repo_file";
+  const rows = (
+    ids
+      ? ids.length === 0
+        ? []
+        : stmt(db, `${columns} WHERE repo_index_id = ? AND skip_reason IS NULL AND id IN (SELECT value FROM json_each(?))`).all(indexId, JSON.stringify(ids))
+      : stmt(db, `${columns} WHERE repo_index_id = ? AND skip_reason IS NULL`).all(indexId)
+  ) as { id: number; path: string; size_bytes: number; is_generated: number; is_vendored: number; is_secret_suspect: number; symbol_extractor: string | null }[];
   for (const r of rows) {
     files.set(r.id, {
       id: r.id,
