@@ -74,8 +74,33 @@ export function fileEdges(db: Database.Database, t: BuildTables, fileIds: number
 }
 
 /** Every file's field lengths, in file id order, turned into BM25F normalizers. */
-export function loadTermSizes(db: Database.Database, t: TermTables): TermSizes {
-  return termSizesFromRows(db.prepare(`SELECT file_id, path, symbols, body FROM ${t.termSizes} ORDER BY file_id`).raw().all() as TermSizeRow[]);
+/** Every file's field lengths in file id order; with `ids`, of those files alone. */
+export function loadTermSizeRows(db: Database.Database, t: TermTables, ids?: readonly number[]): TermSizeRow[] {
+  const select = `SELECT file_id, path, symbols, body FROM ${t.termSizes}`;
+  if (ids) return ids.length === 0 ? [] : (db.prepare(`${select} WHERE file_id IN (SELECT value FROM json_each(?)) ORDER BY file_id`).raw().all(JSON.stringify(ids)) as TermSizeRow[]);
+  return db.prepare(`${select} ORDER BY file_id`).raw().all() as TermSizeRow[];
+}
+
+export function loadTermSizes(db: Database.Database, t: TermTables): { rows: TermSizeRow[]; sizes: TermSizes } {
+  const rows = loadTermSizeRows(db, t);
+  return { rows, sizes: termSizesFromRows(rows) };
+}
+
+/** Rows in file id order after an update dropped some ids and wrote others (a kept id is in both). */
+export function movedTermSizeRows(rows: readonly TermSizeRow[], dropped: readonly number[], written: readonly TermSizeRow[]): TermSizeRow[] {
+  const gone = new Set(dropped);
+  const out = rows.filter((r) => !gone.has(r[0]));
+  for (const row of written) {
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (out[mid]![0] < row[0]) lo = mid + 1;
+      else hi = mid;
+    }
+    out.splice(lo, 0, row);
+  }
+  return out;
 }
 
 /**
