@@ -16,6 +16,7 @@ import { analyzeFile } from "./analyze.js";
 import { IndexVersion } from "./index-version.js";
 import type { EmbeddingProvider } from "../core/semantic.js";
 export { extractFileSymbols } from "./analyze.js";
+import { IndexUpdater, type GitFacts } from "./update.js";
 export { IndexUpdater, updateIndex } from "./update.js";
 
 /** Below this many files, workers cost more to start than they save: extract in-process. */
@@ -59,6 +60,8 @@ export interface IndexOptions {
   incremental?: boolean;
   /** SCIP index files whose references are taken as exact (default: `index.scip` at the root, when there is one). */
   scip?: string[];
+  /** git's status and the repository facts, read a moment ago by the caller (an update that found it must build). */
+  gitFacts?: GitFacts;
 }
 
 export interface IndexResult {
@@ -67,6 +70,19 @@ export interface IndexResult {
   repo: RepoInfo;
   walkSource: WalkSource;
   stats: IndexStats;
+}
+
+/**
+ * An update in place when a few files changed since the ready index, else a build, which reuses the git facts the
+ * update's look read (each git question is a process to wait for).
+ */
+export async function updateOrBuild(opts: IndexOptions): Promise<IndexResult> {
+  const updater = new IndexUpdater(opts);
+  try {
+    return (await updater.update()) ?? (await buildIndex({ ...opts, ...(updater.lastLook() ? { gitFacts: updater.lastLook()! } : {}) }));
+  } finally {
+    await updater.close();
+  }
 }
 
 /**
@@ -80,10 +96,11 @@ export async function buildIndex(opts: IndexOptions): Promise<IndexResult> {
   report({ phase: "walk", filesDone: 0, filesTotal: 0, bytesDone: 0 });
   // git is asked everything at once (each answer is a process to wait for): the status serves the dirty flag and,
   // at the end, the paths that were dirty; the listing is used when the root is a work tree.
-  const statusAtStart = gitStatusPaths(root);
+  const known = opts.gitFacts?.root === root ? opts.gitFacts : null;
+  const statusAtStart = known ? known.status : gitStatusPaths(root);
   const listing = walkGit(root).catch(() => null);
   const status = await statusAtStart;
-  const repo = await readRepoInfo(root, opts.repoId, status ?? undefined);
+  const repo = known ? known.repo : await readRepoInfo(root, opts.repoId, status ?? undefined);
   const walk = repo.isGit ? ((await listing) ?? (await walkGit(root))) : await walkFilesystem(root);
   const total = walk.paths.length;
 

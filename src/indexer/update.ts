@@ -24,6 +24,13 @@ function insideGit(path: string): boolean {
 }
 
 /** What the update starts from: git's answer for the work tree, the repository facts, the ready index. */
+/** git's status of a work tree and its repository facts, read together (`root`: the real path they were read at). */
+export interface GitFacts {
+  root: string;
+  status: string[];
+  repo: RepoInfo;
+}
+
 interface Start {
   status: string[];
   repo: RepoInfo;
@@ -43,6 +50,8 @@ export class IndexUpdater {
   private repo: RepoInfo | null = null;
   private readonly semantic: SemanticCache = { indexId: null, stored: null, model: null };
   private readonly inventory: InventoryOptions;
+  /** What the last look at the whole work tree found (git's status and the repository facts), for a build to reuse. */
+  private looked: GitFacts | null = null;
 
   constructor(private readonly opts: IndexOptions) {
     this.inventory = { maxFileBytes: opts.maxFileBytes, secretScanner: createSecretScanner() };
@@ -51,6 +60,11 @@ export class IndexUpdater {
   /** After a build elsewhere (a commit, a full rebuild): the next update reads the repository facts again. */
   forget(): void {
     this.repo = null;
+  }
+
+  /** The git facts the last update read of the whole work tree, when it did (null: none, or not a git work tree). */
+  lastLook(): GitFacts | null {
+    return this.looked;
   }
 
   async close(): Promise<void> {
@@ -124,6 +138,7 @@ export class IndexUpdater {
     const status = await gitStatusPaths(root);
     if (status === null) return null;
     const repo = await readRepoInfo(root, this.opts.repoId, status);
+    this.looked = { root, status, repo };
     if (!repo.isGit || !repo.baseCommit) return null;
     const previous = await this.opts.store.getReadyIndex(repo.repoId);
     if (!previous || previous.extractorVersion !== EXTRACTOR_VERSION || !previous.baseCommit || previous.rootPath !== root) return null;

@@ -33,8 +33,8 @@ export async function indexOptions(s: Setup, opts: IndexCommandOptions): Promise
  * is imported here, when an index is built, not when the command line is (#19).
  */
 export async function runIndex(s: Setup, opts: IndexCommandOptions): Promise<IndexResult> {
-  const [{ buildIndex, updateIndex }, options] = await Promise.all([import("../../indexer/pipeline.js"), indexOptions(s, opts)]);
-  return (await updateIndex(options)) ?? buildIndex(options);
+  const [{ updateOrBuild }, options] = await Promise.all([import("../../indexer/pipeline.js"), indexOptions(s, opts)]);
+  return updateOrBuild(options);
 }
 
 /** `store` is the store's printable location (Setup.storeLabel: a PostgreSQL URL without its password). */
