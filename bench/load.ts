@@ -36,6 +36,8 @@ const HELP = `npm run bench:load [-- options]
   --wave <n>                     clients connecting at once (default 20)
   --call-timeout <s>             a call slower than this is an error (default 20)
   --rate-limit <n>               http.rateLimitPerMinute per token (default 1000000: 429s are not what is measured)
+  --workers <n>                  http.workers of the served policy: worker threads answering tools/call (0: the server's
+                                 own thread; default: the server's default, one per core)
   --seed <n>                     seed of the clients' call sequences (default 1)
   --server-node-options <flags>  NODE_OPTIONS for the server only (e.g. --max-old-space-size=128, to tell garbage
                                  from a leak)
@@ -72,6 +74,7 @@ interface Options {
   seed: number;
   json: string | null;
   serverNodeOptions: string | null;
+  workers: number | null;
   keep: boolean;
 }
 
@@ -104,6 +107,7 @@ function parseOptions(argv: string[]): Options {
       "call-timeout": { type: "string" },
       "rate-limit": { type: "string" },
       seed: { type: "string" },
+      workers: { type: "string" },
       json: { type: "string" },
       "server-node-options": { type: "string" },
       keep: { type: "boolean" },
@@ -142,6 +146,7 @@ function parseOptions(argv: string[]): Options {
     seed: positiveInt("seed", values.seed, 1, 0),
     json: values.json ?? null,
     serverNodeOptions: values["server-node-options"] ?? null,
+    workers: values.workers === undefined ? null : positiveInt("workers", values.workers, 0, 0),
     keep: values.keep ?? false,
   };
 }
@@ -372,6 +377,7 @@ async function measureStore(kind: StoreKind, o: Options, p: Prepared, pg: PgServ
       maxSessions: o.clients + SESSION_MARGIN,
       rateLimitPerMinute: o.rateLimit,
       tokens: `${o.clients} + 1 (probe) via REPOCTX_HTTP_TOKENS`,
+      workers: o.workers,
       nodeOptions: o.serverNodeOptions,
     },
   };
@@ -415,7 +421,7 @@ async function main(): Promise<number> {
     JSON.stringify(
       {
         taskSources: [{ type: "local", dir: join(tmp, "tasks") }],
-        http: { maxSessions: o.clients + SESSION_MARGIN, rateLimitPerMinute: o.rateLimit },
+        http: { maxSessions: o.clients + SESSION_MARGIN, rateLimitPerMinute: o.rateLimit, ...(o.workers !== null ? { workers: o.workers } : {}) },
       },
       null,
       2,

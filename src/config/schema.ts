@@ -129,6 +129,7 @@ export const DEFAULT_HTTP_MAX_SESSIONS = 500;
 const MAX_HTTP_SESSIONS_CEILING = 100_000;
 export const DEFAULT_HTTP_SESSION_IDLE_SECONDS = 15 * 60;
 const MAX_HTTP_SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
+const MAX_HTTP_WORKERS = 64;
 
 /** One bearer token: a name for logs and session ownership, and the secret itself or the variable holding it. */
 export const HttpTokenSchema = z
@@ -158,6 +159,8 @@ export const HttpConfigSchema = z.strictObject({
   rateLimitPerMinute: z.number().int().min(1).max(MAX_HTTP_RATE_LIMIT_PER_MINUTE).default(DEFAULT_HTTP_RATE_LIMIT_PER_MINUTE),
   maxSessions: z.number().int().min(1).max(MAX_HTTP_SESSIONS_CEILING).default(DEFAULT_HTTP_MAX_SESSIONS),
   sessionIdleSeconds: z.number().int().min(1).max(MAX_HTTP_SESSION_IDLE_SECONDS).default(DEFAULT_HTTP_SESSION_IDLE_SECONDS),
+  /** Worker threads answering tools/call, each with its own store connection; 0: the server's thread answers. Default: one per core. */
+  workers: z.number().int().min(0).max(MAX_HTTP_WORKERS).optional(),
 });
 export type HttpConfig = z.infer<typeof HttpConfigSchema>;
 

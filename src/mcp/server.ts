@@ -118,10 +118,12 @@ function splitRepoQuery(uri: string): { base: string; repoId: string | null } {
  * tool's input schema gains a required `repoId` (an enum of the served ids) and each call runs against that
  * repository's own deps; resources and prompts are per repository as well (see `withRepoQuery`).
  */
-/** `tools`: the tool names to expose (default all); a call of another answers as an unknown tool. */
-export function createServer(served: ServedRepos, tools?: readonly string[]): Server {
-  const exposed = tools ? new Set(tools) : null;
-  const visible = exposed ? TOOLS.filter((t) => exposed.has(t.name)) : TOOLS;
+/**
+ * `tools`: the tool names to expose (default all); a call of another answers as an unknown tool. `callTool` answers
+ * tools/call instead of this thread (a pool of worker threads serving the same repositories, see `toolCaller`).
+ */
+export function createServer(served: ServedRepos, tools?: readonly string[], options: { callTool?: ToolCaller } = {}): Server {
+  const { visible } = exposedTools(tools);
   const target = normalize(served);
   const set = isRepoSet(target) ? target.repos : null;
   const ids = set ? [...set.keys()] : [];
@@ -141,19 +143,52 @@ export function createServer(served: ServedRepos, tools?: readonly string[]): Se
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const def = exposed && !exposed.has(req.params.name) ? undefined : findTool(req.params.name);
-    const meta = callMetaFrom(req.params._meta as Record<string, unknown> | undefined);
-    const split = splitAnswerArgs(req.params.arguments ?? {});
-    if (!split.ok) return toCallToolResult(shapeAnswer(errorOf(req.params.name, split.error), def, { verbosity: "compact", maxTokens: null }));
-    const args = def ? withBudgetFrom(def, split.rest, split.answer.maxTokens) : split.rest;
-    const envelope = def ? await runToolIn(def, args, target, meta) : unknownToolEnvelope(req.params.name, visible);
-    return toCallToolResult(shapeAnswer(envelope, def, split.answer));
-  });
+  const call = options.callTool ?? toolCaller(target, tools);
+  server.setRequestHandler(CallToolRequestSchema, async (req) => call(req.params));
 
   registerResources(server, repos);
   registerPrompts(server, repos);
   return server;
+}
+
+/** What a tools/call carries: the tool's name, its arguments and the request's `_meta`. */
+export interface ToolCallParams {
+  name: string;
+  arguments?: Record<string, unknown> | undefined;
+  _meta?: Record<string, unknown> | undefined;
+}
+
+export type ToolCallResult = ReturnType<typeof toCallToolResult>;
+
+/** Answers a tools/call in whatever thread holds the deps. */
+export type ToolCaller = (params: ToolCallParams) => Promise<ToolCallResult>;
+
+function exposedTools(tools?: readonly string[]): { exposed: ReadonlySet<string> | null; visible: readonly ToolDefinition[] } {
+  const exposed = tools ? new Set(tools) : null;
+  return { exposed, visible: exposed ? TOOLS.filter((t) => exposed.has(t.name)) : TOOLS };
+}
+
+/**
+ * tools/call over these repositories: arguments split from the answer's options, the call run through the service,
+ * the envelope shaped into the client's answer. The same function answers in the server's thread and in a worker.
+ */
+export function toolCaller(served: ServedRepos, tools?: readonly string[]): ToolCaller {
+  const { exposed, visible } = exposedTools(tools);
+  const target = normalize(served);
+  return async (params) => {
+    const def = exposed && !exposed.has(params.name) ? undefined : findTool(params.name);
+    const meta = callMetaFrom(params._meta);
+    const split = splitAnswerArgs(params.arguments ?? {});
+    if (!split.ok) return toCallToolResult(shapeAnswer(errorOf(params.name, split.error), def, { verbosity: "compact", maxTokens: null }));
+    const args = def ? withBudgetFrom(def, split.rest, split.answer.maxTokens) : split.rest;
+    const envelope = def ? await runToolIn(def, args, target, meta) : unknownToolEnvelope(params.name, visible);
+    return toCallToolResult(shapeAnswer(envelope, def, split.answer));
+  };
+}
+
+/** The answer to a call that could not be run at all (the worker answering it stopped), shaped like any error answer. */
+export function failedCallResult(name: string, error: ErrorData): ToolCallResult {
+  return toCallToolResult(shapeAnswer(errorOf(name, error), findTool(name), { verbosity: "compact", maxTokens: null }));
 }
 
 /** What the handlers of one server see: the repository set (null for one repository), its ids, the single deps. */

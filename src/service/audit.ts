@@ -46,50 +46,75 @@ export function queryHash(args: unknown): string {
   return `sha256:${createHash("sha256").update(canonical(args)).digest("hex")}`;
 }
 
+/** One tool call as the audit sees it. */
+export interface AuditCall {
+  tool: string;
+  args: unknown;
+  envelope: Envelope;
+  latencyMs: number;
+  meta: CallMeta;
+  at: Date;
+}
+
 export interface AuditSink {
-  record(call: { tool: string; args: unknown; envelope: Envelope; latencyMs: number; meta: CallMeta; at: Date }): Promise<void>;
+  record(call: AuditCall): Promise<void>;
+}
+
+/** The record a call leaves: its arguments' hash, never the arguments; a short redacted preview when the operator asks. */
+export function auditRecord({ tool, args, envelope, latencyMs, meta, at }: AuditCall, preview: boolean): AuditRecord {
+  const a = (args ?? {}) as Record<string, unknown>;
+  const mode = typeof a.mode === "string" ? a.mode : typeof a.intent === "string" ? a.intent : null;
+  const error = envelope.ok ? null : (envelope.data.error as { category?: string } | undefined);
+  return {
+    at: at.toISOString(),
+    runId: meta.runId ?? null,
+    stepId: meta.stepId ?? null,
+    tool,
+    queryHash: queryHash(args),
+    mode,
+    resultCount: envelope.evidence.length,
+    truncated: envelope.truncated,
+    latencyMs: Math.round(latencyMs * 1000) / 1000,
+    repoId: envelope.repoId,
+    indexVersion: envelope.indexVersion,
+    outcome: envelope.ok ? "ok" : (error?.category ?? "internal_error"),
+    preview: preview ? redactText(canonical(args)).text.slice(0, PREVIEW_CHARS) : null,
+  };
+}
+
+/**
+ * Writes audit records one after another into the store and, when a file is given, as JSON lines appended to it. A
+ * failing write is logged and never fails the call. One writer per process: worker threads hand it their records.
+ */
+export function auditWriter(opts: { store: Store; jsonlFile?: string; logger: Logger }): (rec: AuditRecord) => Promise<void> {
+  let chain: Promise<void> = Promise.resolve();
+  let folder: Promise<unknown> | null = null;
+  return (rec) => {
+    const write = async (): Promise<void> => {
+      try {
+        await opts.store.appendAudit(rec);
+        if (opts.jsonlFile) {
+          // The folder once: each call is one file system step less on the process's shared I/O threads.
+          await (folder ??= mkdir(dirname(opts.jsonlFile), { recursive: true }).catch((err: unknown) => {
+            folder = null;
+            throw err;
+          }));
+          await appendFile(opts.jsonlFile, `${JSON.stringify(rec)}\n`, { mode: 0o600 });
+        }
+      } catch (err) {
+        opts.logger.log("warn", "audit write failed", { tool: rec.tool, error: err instanceof Error ? err.message : String(err) });
+      }
+    };
+    chain = chain.then(write);
+    return chain;
+  };
 }
 
 /**
  * Audit: one record per tool call into the store and, when a file is given, one JSON line appended to it.
- * Raw arguments are never written; the operator may enable a short redacted preview. A failing audit write is
- * logged and never fails the call.
+ * Raw arguments are never written; the operator may enable a short redacted preview.
  */
 export function createAuditSink(opts: { store: Store; jsonlFile?: string; preview: boolean; logger: Logger }): AuditSink {
-  let chain: Promise<void> = Promise.resolve();
-  return {
-    record({ tool, args, envelope, latencyMs, meta, at }) {
-      const a = (args ?? {}) as Record<string, unknown>;
-      const mode = typeof a.mode === "string" ? a.mode : typeof a.intent === "string" ? a.intent : null;
-      const error = envelope.ok ? null : (envelope.data.error as { category?: string } | undefined);
-      const rec: AuditRecord = {
-        at: at.toISOString(),
-        runId: meta.runId ?? null,
-        stepId: meta.stepId ?? null,
-        tool,
-        queryHash: queryHash(args),
-        mode,
-        resultCount: envelope.evidence.length,
-        truncated: envelope.truncated,
-        latencyMs: Math.round(latencyMs * 1000) / 1000,
-        repoId: envelope.repoId,
-        indexVersion: envelope.indexVersion,
-        outcome: envelope.ok ? "ok" : (error?.category ?? "internal_error"),
-        preview: opts.preview ? redactText(canonical(args)).text.slice(0, PREVIEW_CHARS) : null,
-      };
-      const write = async (): Promise<void> => {
-        try {
-          await opts.store.appendAudit(rec);
-          if (opts.jsonlFile) {
-            await mkdir(dirname(opts.jsonlFile), { recursive: true });
-            await appendFile(opts.jsonlFile, `${JSON.stringify(rec)}\n`, { mode: 0o600 });
-          }
-        } catch (err) {
-          opts.logger.log("warn", "audit write failed", { tool, error: err instanceof Error ? err.message : String(err) });
-        }
-      };
-      chain = chain.then(write);
-      return chain;
-    },
-  };
+  const write = auditWriter(opts);
+  return { record: (call) => write(auditRecord(call, opts.preview)) };
 }

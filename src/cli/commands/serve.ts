@@ -1,11 +1,14 @@
 import { statSync } from "node:fs";
 import { resolveHttpSettings } from "../../config/http.js";
 import { ConfigError, loadOperatorConfig, resolveRoot } from "../../config/resolve.js";
+import { auditRecord, auditWriter, type AuditSink } from "../../service/audit.js";
+import type { AuditRecord } from "../../store/store.js";
 import type { OperatorConfig } from "../../config/schema.js";
-import { overlayProvider } from "../../sources/work-tree-overlay.js";
-import { createAuditSink, type AuditSink } from "../../service/audit.js";
-import { repoSet, type ServerDeps } from "../../service/deps.js";
-import { createServer } from "../../mcp/server.js";
+import type { ToolPool } from "../serve-pool.js";
+import { availableParallelism } from "node:os";
+import { repoSet } from "../../service/deps.js";
+import { targetDeps, withoutHttpSecrets, type ServedTarget } from "../serve-deps.js";
+import { createServer, toolCaller, type ToolCaller } from "../../mcp/server.js";
 import { CORE_TOOLS } from "../../mcp/tool-names.js";
 import { connectStdio } from "../../mcp/transports/stdio.js";
 import { createRequestSources } from "../../sources/index.js";
@@ -13,7 +16,6 @@ import type { IndexRow } from "../../store/store.js";
 import { auditFile, serverDeps, servedRepoId, type Setup } from "../setup.js";
 import { watchRepository, type RepositoryWatcher } from "../watch.js";
 import { EXTRACTOR_VERSION } from "../../core/index-format.js";
-import { cachedHeadReader } from "../../sources/git-head.js";
 import type { IndexResult, IndexUpdater } from "../../indexer/pipeline.js";
 
 export interface ServeOptions {
@@ -152,27 +154,6 @@ async function httpTargets(s: Setup, opts: ServeHttpOptions, roots: string[] | n
   return targets;
 }
 
-/** The operator config the MCP layer sees: everything but the HTTP tokens, which only the transport needs. */
-function withoutHttpSecrets(operator: OperatorConfig): OperatorConfig {
-  return { ...operator, http: { ...operator.http, tokens: [] } };
-}
-
-function repoDeps(t: Target, operator: OperatorConfig, audit: AuditSink): ServerDeps {
-  const s = t.setup;
-  return {
-    store: s.store,
-    root: s.root,
-    repoId: t.repoId,
-    operator: withoutHttpSecrets(operator),
-    sources: s.sources,
-    logger: s.logger,
-    audit,
-    ...(t.local
-      ? { readHead: cachedHeadReader(s.root), overlay: overlayProvider(s.root, s.store, operator.repoContext.maxIndexedFileBytes, s.extractor) }
-      : { readHead: async () => null, workTree: false }),
-  };
-}
-
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals): void => {
@@ -202,19 +183,45 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
   const settings = resolveHttpSettings(operator.http, { host: opts.host, port: opts.port });
   const targets = await httpTargets(s, opts, roots, ready);
   const jsonlFile = auditFile(s.storePath);
-  const audit = createAuditSink({ store: s.store, ...(jsonlFile ? { jsonlFile } : {}), preview: operator.repoContext.auditPreview, logger: s.logger });
+  const writeAudit = auditWriter({ store: s.store, ...(jsonlFile ? { jsonlFile } : {}), logger: s.logger });
+  const audit: AuditSink = { record: (call) => writeAudit(auditRecord(call, operator.repoContext.auditPreview)) };
   for (const t of targets.filter((x) => !x.local)) {
     s.logger.log("warn", "work tree not on this machine: serving from the index alone, without freshness checks against the files or file slices", { repoId: t.repoId });
   }
-  const deps = targets.map((t) => repoDeps(t, operator, audit));
+  const served: ServedTarget[] = targets.map((t) => ({ root: t.setup.root, repoId: t.repoId, local: t.local }));
+  const deps = served.map((t) => targetDeps(t, s, audit));
   const ids = deps.map((d) => d.repoId);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice) throw new ConfigError(`two --repo work trees have the same repository id ${twice}; give each its own --store`);
+  const tools = opts.tools ?? [...CORE_TOOLS];
+  const repos = deps.length === 1 ? deps[0]! : repoSet(deps);
+  const pool = await toolPool(s, { operator, served, tools, writeAudit, local: toolCaller(repos, tools) });
   const { startHttpServer } = await import("../../mcp/transports/http.js");
-  const server = await startHttpServer({ served: deps.length === 1 ? deps[0]! : repoSet(deps), tools: opts.tools ?? [...CORE_TOOLS], settings, logger: s.logger });
+  const server = await startHttpServer({ served: repos, tools, ...(pool ? { callTool: pool.call } : {}), settings, logger: s.logger }).catch(async (err: unknown) => {
+    await pool?.close();
+    throw err;
+  });
   const watchers = opts.watch ? targets.filter((t) => t.local).map((t) => watchIndexed({ ...t.setup, ...(targets.length > 1 ? { repoIdOverride: t.repoId } : {}) })) : [];
   const signal = await untilSignal();
   s.logger.log("info", "shutting down", { signal });
   for (const w of watchers) w.close();
   await server.close();
+  await pool?.close();
+}
+
+/**
+ * The worker threads answering tools/call (`http.workers`, default one per core), each with its own store connection;
+ * none with `workers: 0`.
+ */
+async function toolPool(
+  s: Setup,
+  o: { operator: OperatorConfig; served: ServedTarget[]; tools: string[]; writeAudit: (rec: AuditRecord) => Promise<void>; local: ToolCaller },
+): Promise<ToolPool | null> {
+  const size = o.operator.http.workers ?? availableParallelism();
+  if (size === 0) return null;
+  const { ToolPool } = await import("../serve-pool.js");
+  const init = { storePath: s.storePath, operator: withoutHttpSecrets(o.operator), targets: o.served, tools: o.tools };
+  const indexes = await Promise.all(o.served.map((t) => s.store.getReadyIndex(t.repoId)));
+  const files = indexes.reduce((n, i) => n + (i?.stats?.files ?? 0), 0);
+  return ToolPool.start({ size, init, logger: s.logger, writeAudit: o.writeAudit, local: o.local, files });
 }

@@ -1,4 +1,5 @@
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { moduleWorker } from "../../core/module-worker.js";
 import { extractLexical } from "./lexical.js";
 import { DEFAULT_PARSE_TIMEOUT_MS, SymbolExtractor } from "./extract.js";
 import type { Extraction } from "../../core/symbols.js";
@@ -79,19 +80,8 @@ export class ExtractionPool {
   }
 }
 
-/**
- * The worker entry: the compiled .js next to this file, or, when this file runs as TypeScript source (tests), a
- * small loader that registers the TypeScript loader inside the worker before importing worker.ts.
- */
-function createWorker(): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./worker.js", import.meta.url));
-  const source = new URL("./worker.ts", import.meta.url).href;
-  const loader = `import("tsx/esm/api").then((api) => { api.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(loader, { eval: true });
-}
-
 function startWorker(): Promise<Slot> {
-  const worker = createWorker();
+  const worker = moduleWorker(import.meta.url, "worker");
   const slot: Slot = { worker, alive: true, pending: new Map(), fallbacks: new Map() };
   const settle = (id: number, a: Analysis): void => {
     slot.pending.get(id)?.(a);

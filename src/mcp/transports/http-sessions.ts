@@ -4,7 +4,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Logger } from "../../core/log.js";
 import type { ServedRepos } from "../../service/deps.js";
-import { createServer } from "../server.js";
+import { createServer, type ToolCaller } from "../server.js";
 import type { RequestId } from "../jsonrpc-checks.js";
 import { GuardedTransport } from "./guarded.js";
 import { sendError } from "./http-guard.js";
@@ -34,6 +34,8 @@ export interface SessionTableOptions {
   served: ServedRepos;
   /** Tool names to expose (default all). */
   tools?: readonly string[];
+  /** Answers tools/call for every session (a worker pool); default: the session's own server, in this thread. */
+  callTool?: ToolCaller;
   maxSessions: number;
   logger: Logger;
   now: () => number;
@@ -87,7 +89,7 @@ export class SessionTable {
       return;
     }
     this.opening += 1;
-    const server = createServer(this.o.served, this.o.tools);
+    const server = createServer(this.o.served, this.o.tools, this.o.callTool ? { callTool: this.o.callTool } : {});
     // Set right below; the transport's callbacks run only once a request is handled.
     let session: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({

@@ -14,7 +14,7 @@ import { isLoopbackHost, type HttpSettings } from "../../config/http.js";
 import { ConfigError } from "../../config/resolve.js";
 import { newCorrelationId, type Logger } from "../../core/log.js";
 import type { ServedRepos } from "../../service/deps.js";
-import { createServer } from "../server.js";
+import { createServer, type ToolCaller } from "../server.js";
 import { judgeForSession, judgeOpening } from "./http-body.js";
 import { RateLimiter, bearerOf, hostAllowed, matchToken, originAllowed, readJsonBody, sendError, sendErrorReplies, sendParseError } from "./http-guard.js";
 import { SESSION_HEADER, SessionTable, sessionNotFound } from "./http-sessions.js";
@@ -36,6 +36,8 @@ export interface HttpServerOptions {
   served: ServedRepos;
   /** Tool names to expose (default all). */
   tools?: readonly string[];
+  /** Answers tools/call for every session instead of this thread (`serve --http`'s worker pool). */
+  callTool?: ToolCaller;
   settings: HttpSettings;
   logger: Logger;
   /** Injectable clock (ms) for rate limits and idle timeouts. */
@@ -225,7 +227,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     loopback,
     allowedOrigins: new Set(settings.allowedOrigins),
     limiter: new RateLimiter(settings.rateLimitPerMinute, now),
-    sessions: new SessionTable({ served, ...(opts.tools ? { tools: opts.tools } : {}), maxSessions: settings.maxSessions, logger, now }),
+    sessions: new SessionTable({ served, ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.callTool ? { callTool: opts.callTool } : {}), maxSessions: settings.maxSessions, logger, now }),
     closing: false,
   };
   const http = createHttpServer((req, res) => {

@@ -1,0 +1,42 @@
+/**
+ * One thread of `serve --http`'s pool (see serve-pool.ts): it opens its own connection to the store, builds the same
+ * deps the server's thread would, and answers the tools/call requests the server hands it. Logs and audit records go
+ * back to the server's thread, which writes them: one writer for the audit log, one stream for the logs.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import type { Logger } from "../core/log.js";
+import { toolCaller } from "../mcp/server.js";
+import { auditRecord, type AuditSink } from "../service/audit.js";
+import { repoSet } from "../service/deps.js";
+import { createRequestSources } from "../sources/index.js";
+import { lazyExtractor } from "../sources/work-tree-overlay.js";
+import { openStore } from "../store/open.js";
+import { targetDeps } from "./serve-deps.js";
+import type { PoolInit, ToPool, ToWorker } from "./serve-pool.js";
+
+const port = parentPort!;
+const send = (msg: ToPool): void => port.postMessage(msg);
+
+async function start(init: PoolInit): Promise<void> {
+  const logger: Logger = { log: (level, message, fields) => send({ log: { level, message, ...(fields ? { fields } : {}) } }) };
+  const store = await openStore(init.storePath);
+  const context = { store, operator: init.operator, sources: createRequestSources(init.operator, process.env), logger, extractor: lazyExtractor() };
+  const audit: AuditSink = {
+    record: async (call) => send({ audit: auditRecord(call, init.operator.repoContext.auditPreview) }),
+  };
+  const deps = init.targets.map((t) => targetDeps(t, context, audit));
+  const call = toolCaller(deps.length === 1 ? deps[0]! : repoSet(deps), init.tools);
+  port.on("message", (msg: ToWorker) => {
+    if ("close" in msg) {
+      void store.close().finally(() => port.close());
+      return;
+    }
+    call(msg.params).then(
+      (result) => send({ id: msg.id, result }),
+      (err: unknown) => send({ id: msg.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+    );
+  });
+  send({ ready: true });
+}
+
+start(workerData as PoolInit).catch((err: unknown) => send({ failed: err instanceof Error ? err.message : String(err) }));
