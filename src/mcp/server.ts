@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { z } from "zod";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -82,6 +83,13 @@ function errorOf(name: string, error: ErrorData): Envelope {
   };
 }
 
+/**
+ * The JSON Schema validator every server of this process shares. The SDK otherwise builds one per `Server` (a new Ajv
+ * with its formats compiled): one per HTTP session, about half a MiB of heap each, 200 sessions ~110 MiB. Its only
+ * use here would be elicitation, which these servers never send.
+ */
+let sharedValidator: AjvJsonSchemaValidator | null = null;
+
 /** A set of one is served as that one repository: its tool schemas stay exactly as with plain deps. */
 function normalize(served: ServedRepos): ServedRepos {
   if (!isRepoSet(served)) return served;
@@ -129,7 +137,11 @@ export function createServer(served: ServedRepos, tools?: readonly string[], opt
   const ids = set ? [...set.keys()] : [];
   const server = new Server(
     { name: SERVER_NAME, version: serverVersion() },
-    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: set ? instructionsFor(ids) : INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+      instructions: set ? instructionsFor(ids) : INSTRUCTIONS,
+      jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
+    },
   );
   const repos: Served = { set, ids, single: () => target as ServerDeps };
 
