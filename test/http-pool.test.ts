@@ -78,6 +78,32 @@ describe("serve --http's tool worker pool", () => {
     assert.equal(pool.running, 0);
   });
 
+  test("a worker that stops answers its calls in flight with an internal error, the others serve, and it is started again", async () => {
+    const lines: { level: string; message: string }[] = [];
+    const logger: Logger = { log: (level, message) => void lines.push({ level, message }) };
+    const local = toolCaller(repoSet([two.deps.a, two.deps.b]), TOOL_NAMES);
+    const pool = await ToolPool.start({ size: 2, init: init(two.storePath), logger, writeAudit: async () => undefined, local, files: 10 });
+    try {
+      const [c] = calls();
+      const expected = await local(c!);
+      // Eight at once: four in flight on each worker; worker 0 is stopped before it can answer all of its own.
+      const answers = Array.from({ length: 8 }, () => pool.call(c!));
+      await pool.stopWorker(0);
+      const got = await Promise.all(answers);
+      const failed = got.filter((r) => r.isError);
+      assert.ok(failed.length >= 1 && failed.length <= 4, `${failed.length} failed`);
+      for (const r of failed) assert.match(r.content[0]!.text, /"category":"internal_error".*correlation id/);
+      for (const r of got.filter((x) => !x.isError)) assert.deepEqual(r, expected);
+      assert.ok(lines.some((l) => l.message === "tool worker stopped"));
+      assert.deepEqual(await pool.call(c!), expected, "the other worker answers meanwhile");
+      const deadline = Date.now() + 30_000;
+      while (pool.running < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(pool.running, 2, "started again");
+    } finally {
+      await pool.close();
+    }
+  });
+
   test("workers that cannot open the store log why, and the server's thread answers", async () => {
     const lines: { level: string; message: string }[] = [];
     const logger: Logger = { log: (level, message) => void lines.push({ level, message }) };

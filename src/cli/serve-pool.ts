@@ -124,6 +124,14 @@ export class ToolPool {
     return this.slots.filter((s) => s?.ready).length;
   }
 
+  /**
+   * Stops worker `n` as a crash would (its calls in flight are answered with an internal error; it is started again):
+   * what a worker that runs out of heap does, on demand, for tests.
+   */
+  async stopWorker(n: number): Promise<void> {
+    await this.slots[n]?.worker.terminate();
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all(
