@@ -159,7 +159,7 @@ export const HttpConfigSchema = z.strictObject({
   rateLimitPerMinute: z.number().int().min(1).max(MAX_HTTP_RATE_LIMIT_PER_MINUTE).default(DEFAULT_HTTP_RATE_LIMIT_PER_MINUTE),
   maxSessions: z.number().int().min(1).max(MAX_HTTP_SESSIONS_CEILING).default(DEFAULT_HTTP_MAX_SESSIONS),
   sessionIdleSeconds: z.number().int().min(1).max(MAX_HTTP_SESSION_IDLE_SECONDS).default(DEFAULT_HTTP_SESSION_IDLE_SECONDS),
-  /** Worker threads answering tools/call, each with its own store connection; 0: the server's thread answers. Default: one per core. */
+  /** Worker threads answering tools/call, each with its own store connection; 0: the server's thread answers. Default: one per core, at most 8. */
   workers: z.number().int().min(0).max(MAX_HTTP_WORKERS).optional(),
 });
 export type HttpConfig = z.infer<typeof HttpConfigSchema>;

@@ -209,15 +209,18 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
   await pool?.close();
 }
 
+/** Workers by default at most: each holds ~42 MiB of code and modules and its own caches of the index. */
+const DEFAULT_MAX_WORKERS = 8;
+
 /**
- * The worker threads answering tools/call (`http.workers`, default one per core), each with its own store connection;
+ * The worker threads answering tools/call (`http.workers`, default one per core up to 8), each with its own store connection;
  * none with `workers: 0`.
  */
 async function toolPool(
   s: Setup,
   o: { operator: OperatorConfig; served: ServedTarget[]; tools: string[]; writeAudit: (rec: AuditRecord) => Promise<void>; local: ToolCaller },
 ): Promise<ToolPool | null> {
-  const size = o.operator.http.workers ?? availableParallelism();
+  const size = o.operator.http.workers ?? Math.min(availableParallelism(), DEFAULT_MAX_WORKERS);
   if (size === 0) return null;
   const { ToolPool } = await import("../serve-pool.js");
   const init = { storePath: s.storePath, operator: withoutHttpSecrets(o.operator), targets: o.served, tools: o.tools };
