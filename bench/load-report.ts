@@ -148,7 +148,7 @@ export function storeReport(r: StoreRun): string {
   if (s.log.nonJson.length > 0) out.push("  non-JSON lines on the server's stderr:", ...s.log.nonJson.map((l) => `    ${l.slice(0, 300)}`));
   out.push(`load generator: CPU in the window ${r.generator.cpuS.toFixed(1)} s = ${(r.generator.cpuS / r.durationS).toFixed(2)} cores; event-loop delay p99 ${fmtMs(r.generator.eventLoopP99Ms)}, max ${fmtMs(r.generator.eventLoopMaxMs)}`);
   out.push(`load average (1/5/15 min): ${la(r.loadAvg.start)} at the start, ${la(r.loadAvg.end)} at the end`);
-  out.push(`server settings: http.maxSessions ${r.settings.maxSessions}, http.rateLimitPerMinute ${fmtInt(r.settings.rateLimitPerMinute)} per token, tokens: ${r.settings.tokens}, http.workers ${r.settings.workers ?? "default (one per core)"}${r.settings.nodeOptions ? `, NODE_OPTIONS ${r.settings.nodeOptions}` : ""}`);
+  out.push(`server settings: http.maxSessions ${r.settings.maxSessions}, http.rateLimitPerMinute ${fmtInt(r.settings.rateLimitPerMinute)} per token, tokens: ${r.settings.tokens}, http.workers ${r.settings.workers ?? "default (one per core, at most 8)"}${r.settings.nodeOptions ? `, NODE_OPTIONS ${r.settings.nodeOptions}` : ""}`);
   return out.join("\n");
 }
 
