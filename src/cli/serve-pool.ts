@@ -94,13 +94,11 @@ export class ToolPool {
   }
 
   /** The tools/call answerer every session of the HTTP server shares. */
-  readonly call: ToolCaller = (params) => {
-    if (!this.slots.some((s) => s?.ready)) return this.o.local(params);
-    return new Promise((resolve) => {
+  readonly call: ToolCaller = (params) =>
+    new Promise((resolve) => {
       this.queue.push({ params, resolve });
       this.dispatch();
     });
-  };
 
   /** Hands waiting calls to the least busy workers with room; with no worker running, the server's thread answers them. */
   private dispatch(): void {

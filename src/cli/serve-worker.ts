@@ -6,7 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Logger } from "../core/log.js";
 import { toolCaller } from "../mcp/server.js";
-import { auditRecord, type AuditSink } from "../service/audit.js";
+import { auditSink } from "../service/audit.js";
 import { repoSet } from "../service/deps.js";
 import { createRequestSources } from "../sources/index.js";
 import { lazyExtractor } from "../sources/work-tree-overlay.js";
@@ -21,9 +21,7 @@ async function start(init: PoolInit): Promise<void> {
   const logger: Logger = { log: (level, message, fields) => send({ log: { level, message, ...(fields ? { fields } : {}) } }) };
   const store = await openStore(init.storePath);
   const context = { store, operator: init.operator, sources: createRequestSources(init.operator, process.env), logger, extractor: lazyExtractor() };
-  const audit: AuditSink = {
-    record: async (call) => send({ audit: auditRecord(call, init.operator.repoContext.auditPreview) }),
-  };
+  const audit = auditSink(async (rec) => send({ audit: rec }), init.operator.repoContext.auditPreview);
   const deps = init.targets.map((t) => targetDeps(t, context, audit));
   const call = toolCaller(deps.length === 1 ? deps[0]! : repoSet(deps), init.tools);
   port.on("message", (msg: ToWorker) => {

@@ -61,7 +61,7 @@ export interface AuditSink {
 }
 
 /** The record a call leaves: its arguments' hash, never the arguments; a short redacted preview when the operator asks. */
-export function auditRecord({ tool, args, envelope, latencyMs, meta, at }: AuditCall, preview: boolean): AuditRecord {
+function auditRecord({ tool, args, envelope, latencyMs, meta, at }: AuditCall, preview: boolean): AuditRecord {
   const a = (args ?? {}) as Record<string, unknown>;
   const mode = typeof a.mode === "string" ? a.mode : typeof a.intent === "string" ? a.intent : null;
   const error = envelope.ok ? null : (envelope.data.error as { category?: string } | undefined);
@@ -115,6 +115,10 @@ export function auditWriter(opts: { store: Store; jsonlFile?: string; logger: Lo
  * Raw arguments are never written; the operator may enable a short redacted preview.
  */
 export function createAuditSink(opts: { store: Store; jsonlFile?: string; preview: boolean; logger: Logger }): AuditSink {
-  const write = auditWriter(opts);
-  return { record: (call) => write(auditRecord(call, opts.preview)) };
+  return auditSink(auditWriter(opts), opts.preview);
+}
+
+/** A sink that turns each call into its record and hands it to `write` (this thread's writer, or a worker's way to it). */
+export function auditSink(write: (rec: AuditRecord) => Promise<void>, preview: boolean): AuditSink {
+  return { record: (call) => write(auditRecord(call, preview)) };
 }

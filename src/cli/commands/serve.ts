@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { resolveHttpSettings } from "../../config/http.js";
 import { ConfigError, loadOperatorConfig, resolveRoot } from "../../config/resolve.js";
-import { auditRecord, auditWriter, type AuditSink } from "../../service/audit.js";
+import { auditSink, auditWriter } from "../../service/audit.js";
 import type { AuditRecord } from "../../store/store.js";
 import type { OperatorConfig } from "../../config/schema.js";
 import type { ToolPool } from "../serve-pool.js";
@@ -184,7 +184,7 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
   const targets = await httpTargets(s, opts, roots, ready);
   const jsonlFile = auditFile(s.storePath);
   const writeAudit = auditWriter({ store: s.store, ...(jsonlFile ? { jsonlFile } : {}), logger: s.logger });
-  const audit: AuditSink = { record: (call) => writeAudit(auditRecord(call, operator.repoContext.auditPreview)) };
+  const audit = auditSink(writeAudit, operator.repoContext.auditPreview);
   for (const t of targets.filter((x) => !x.local)) {
     s.logger.log("warn", "work tree not on this machine: serving from the index alone, without freshness checks against the files or file slices", { repoId: t.repoId });
   }
