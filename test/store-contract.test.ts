@@ -342,6 +342,12 @@ for (const kind of STORE_KINDS) {
       await exact(["needle"], ["p/caps.txt"], "a path prefix", { pathPrefix: "p/" });
       await exact(["shared_word"], ["q/lexical.ex", "q/parsed.ts", "q/plain.txt", "q/resolved.ts"], "every extractor");
       await exact(["shared_word"], ["q/lexical.ex", "q/plain.txt"], "parsed files (tree-sitter, SCIP) left out", { excludeParsed: true });
+      // A limit below what the index proposes, with a filter dropping some of the first ones: the rest is read on.
+      for (const limit of [1, 2, 3]) {
+        const cut = await store.candidateFiles(id, { fragments: ["shared_word"], excludeParsed: true }, limit);
+        assert.deepEqual(cut.files.map((f) => f.path), ["q/lexical.ex", "q/plain.txt"].slice(0, limit), `limit ${limit}`);
+        assert.equal(cut.more, limit < 2, `limit ${limit}: more only when a filtered file was left out`);
+      }
       for (const short of [["ab"], ["x"], ["%"], ["_"]]) {
         const found = await candidates(store, id, { fragments: short });
         for (const p of containing(files, short)) assert.ok(found.includes(p), `${short[0]}: ${p} may hold it, so it is a candidate`);

@@ -53,6 +53,28 @@ export function lexicalScore(file: ScoredFile, matchCount: number, pathContainsQ
   return { score, parts };
 }
 
+/** A file's score before any text is read, less the path match: its kind and size, and its path in lower case. */
+interface StaticPrior {
+  base: number;
+  lowerPath: string;
+}
+/** Per file row object: the store hands out the same slim rows to every query, so each is worked out once. */
+const staticPriors = new WeakMap<ScoredFile, StaticPrior>();
+
+/**
+ * `lexicalScore(file, 0, path contains the query).score`, for ordering thousands of candidates before any text is
+ * read: the file's part is kept per row object, so a query pays only for the path test.
+ */
+export function priorScore(file: ScoredFile, queryLower: string): number {
+  let known = staticPriors.get(file);
+  if (!known) {
+    const { parts } = lexicalScore(file, 0, false);
+    known = { base: parts.matches + parts.prior + parts.size, lowerPath: file.path.toLowerCase() };
+    staticPriors.set(file, known);
+  }
+  return Math.round((known.base + (known.lowerPath.includes(queryLower) ? WEIGHTS.pathMatch : 0)) * 1000) / 1000;
+}
+
 /**
  * Ranked retrieval for prose and issue text (src/query/hybrid): every part of a hit's score, named, with the reason
  * each exists. The first stage is field-weighted BM25 (path, symbol names, body) over split, stemmed identifiers;

@@ -2,7 +2,7 @@ import type { FileRow } from "../store/store.js";
 import { QueryError } from "../core/errors.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
 import { compilePathGlobs, type PathMatcher } from "./paths.js";
-import { WEIGHTS, lexicalScore, type ScoreParts } from "./ranking.js";
+import { WEIGHTS, lexicalScore, priorScore, type ScoreParts } from "./ranking.js";
 import { requiredLiterals } from "./regex-literals.js";
 import { definitionsFor, type DefinitionMatch } from "./search-symbols.js";
 import { contextSpan, indexLines, lineOf, snippetOf, type LineIndex } from "./snippets.js";
@@ -336,7 +336,7 @@ async function verifyIndexedCandidates(s: ExactSearch): Promise<void> {
   s.moreCandidates = more;
   const ordered = files
     .filter((f) => pathFilter.matches(f.path))
-    .map((f) => ({ f, prior: lexicalScore(f, 0, f.path.toLowerCase().includes(queryLower)).score }))
+    .map((f) => ({ f, prior: priorScore(f, queryLower) }))
     .sort((a, b) => b.prior - a.prior || (a.f.path < b.f.path ? -1 : 1));
   let hitsInHand = 0;
   let bytesRead = 0;
