@@ -22,6 +22,8 @@ export interface ServeMeasurement {
   peakRssBytes: number | null;
   /** Round trip per query over stdio (one cold pass). */
   callMs: number[];
+  /** Round trips of the `warmPasses` passes after the cold one (empty without them). */
+  warmMs: number[];
   errors: string[];
 }
 
@@ -35,7 +37,7 @@ export function serveTransport(cli: string, root: string, dbPath: string): Stdio
   });
 }
 
-export async function measureServe(root: string, dbPath: string, queries: readonly BenchQuery[]): Promise<ServeMeasurement> {
+export async function measureServe(root: string, dbPath: string, queries: readonly BenchQuery[], warmPasses = 0): Promise<ServeMeasurement> {
   const transport = serveTransport(CLI_PATH, root, dbPath);
   let serverStderr = "";
   transport.stderr?.on("data", (c: Buffer) => (serverStderr += c.toString("utf8")));
@@ -49,14 +51,17 @@ export async function measureServe(root: string, dbPath: string, queries: readon
   const callMs: number[] = [];
   const errors: string[] = [];
   try {
-    for (const q of queries) {
-      const t0 = performance.now();
-      const result = await client.callTool({ name: "search_code", arguments: searchArgs(q) }, undefined, { timeout: CALL_TIMEOUT_MS });
-      callMs.push(performance.now() - t0);
-      if (result.isError) errors.push(`${q.query}: ${JSON.stringify(result.structuredContent ?? result.content).slice(0, 300)}`);
+    const warmMs: number[] = [];
+    for (let pass = 0; pass <= warmPasses; pass++) {
+      for (const q of queries) {
+        const t0 = performance.now();
+        const result = await client.callTool({ name: "search_code", arguments: searchArgs(q) }, undefined, { timeout: CALL_TIMEOUT_MS });
+        (pass === 0 ? callMs : warmMs).push(performance.now() - t0);
+        if (result.isError && pass === 0) errors.push(`${q.query}: ${JSON.stringify(result.structuredContent ?? result.content).slice(0, 300)}`);
+      }
     }
     const mem = procMemory(pid);
-    return { startupMs, idleRssBytes, rssBytes: mem?.rss ?? null, peakRssBytes: mem?.hwm ?? null, callMs, errors };
+    return { startupMs, idleRssBytes, rssBytes: mem?.rss ?? null, peakRssBytes: mem?.hwm ?? null, callMs, warmMs, errors };
   } catch (err) {
     throw new Error(`serve failed: ${err instanceof Error ? err.message : String(err)}; server stderr: ${serverStderr.slice(-500)}`);
   } finally {
