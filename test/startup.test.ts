@@ -22,11 +22,13 @@ test("the built Linguist extract holds the package's records the classifiers rea
 });
 
 /**
- * Every module file a command loads, and the packages inside them: a package is a node_modules file loaded, or one
+ * Every module file a command loads, and the packages inside them (the hook runs on the loader's thread and writes
+ * each file to fd 2 at once: a worker's process.stderr reaches the parent asynchronously, and a command that exits
+ * right away could lose the last lines, as a loaded machine once showed): a package is a node_modules file loaded, or one
  * esbuild bundled into a loaded chunk (a bundle that is not minified names each module's source path in a comment).
  */
 function loadedBy(args: readonly string[]): { files: string[]; packages: string[] } {
-  const hook = `data:text/javascript,${encodeURIComponent('import{register}from"node:module";register("data:text/javascript,"+encodeURIComponent("export async function load(u,c,n){if(u.startsWith(\\"file:\\"))process.stderr.write(\\"loaded \\"+u+\\"\\\\n\\");return n(u,c)}"))')}`;
+  const hook = `data:text/javascript,${encodeURIComponent('import{register}from"node:module";register("data:text/javascript,"+encodeURIComponent("import{writeSync}from\\"node:fs\\";export async function load(u,c,n){if(u.startsWith(\\"file:\\"))writeSync(2,\\"loaded \\"+u+\\"\\\\n\\");return n(u,c)}"))')}`;
   const r = spawnSync(process.execPath, ["--import", hook, CLI, ...args], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   const files = r.stderr.split("\n").filter((l) => l.startsWith("loaded ")).map((l) => fileURLToPath(l.slice("loaded ".length)));
