@@ -17,6 +17,7 @@ import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";
 import { sha256 } from "../src/core/hash.js";
 import { currentHead } from "../src/sources/git-head.js";
+import { watchChanges, type ChangeSignal } from "../src/cli/watch.js";
 
 const PKG = "services/pricing/src/main/java/com/acme/pricing";
 const SERVICE = `${PKG}/QuoteService.java`;
@@ -146,5 +147,59 @@ describe("working-tree overlay: edited, new and deleted files answer from disk",
     const env = await call("search_code", { query: "getQuote", mode: "lexical", paths: ["web/**"] });
     assert.equal(env.freshness, "base_commit");
     assert.ok(env.evidence.length > 0 && env.evidence.every((e) => e.commitSha === repo.commit));
+  });
+});
+
+describe("the overlay with a watcher's count of changes", () => {
+  let repo: BuiltRepo;
+  let dir: string;
+  let store: SqliteStore;
+  let changes: ChangeSignal;
+
+  /** Waits (polling, up to 20 s) until `ok` holds: the watcher's events arrive when the kernel delivers them. */
+  const until = async (ok: () => boolean, what: string): Promise<void> => {
+    const deadline = Date.now() + 20_000;
+    while (!ok()) {
+      if (Date.now() > deadline) assert.fail(`timed out waiting: ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  before(async () => {
+    repo = buildGoldenRepo();
+    dir = mkdtempSync(join(tmpdir(), "repoctx-overlay-watch-"));
+    store = SqliteStore.open(join(dir, "index.db"));
+    await buildIndex({ root: repo.root, store, maxFileBytes: 1 << 20 });
+    changes = watchChanges(repo.root, { logger: silentLogger });
+  });
+  after(async () => {
+    changes.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  test("a quiet work tree keeps its overlay however old; an edit is seen at the next call; ignored folders are no change", async () => {
+    let clock = 0;
+    const overlay = overlayProvider(repo.root, store, 1 << 20, lazyExtractor(), () => clock, () => changes.epoch());
+    const index = (await store.getReadyIndex())!;
+    await until(() => changes.epoch() !== null, "every folder watched");
+    const first = await overlay(index);
+    assert.equal(first.changed.size, 0);
+    clock += 60_000;
+    assert.equal(await overlay(index), first, "nothing moved: the same overlay, no new look at the work tree");
+
+    const epoch = changes.epoch();
+    writeFileSync(join(repo.root, "build", "output.js"), "// a build writes here\n");
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(changes.epoch(), epoch, "a folder git ignores is not watched");
+
+    const edited = `${readFileSync(join(repo.root, SERVICE), "utf8")}\n// edited while serving\n`;
+    writeFileSync(join(repo.root, SERVICE), edited);
+    await until(() => changes.epoch() !== epoch, "the edit counted");
+    clock += 2_000;
+    const next = await overlay(index);
+    assert.notEqual(next, first);
+    assert.equal(next.changed.get(SERVICE)?.content, edited);
   });
 });

@@ -74,7 +74,8 @@ export async function servedRepoId(s: Setup): Promise<string | undefined> {
 }
 
 
-export async function serverDeps(s: Setup): Promise<ServerDeps> {
+/** `changes`: a watcher's count of work-tree changes (`watchChanges`), so the overlay is looked at again only after one. */
+export async function serverDeps(s: Setup, changes?: () => number | null): Promise<ServerDeps> {
   const repoId = await servedRepoId(s);
   return {
     store: s.store,
@@ -84,7 +85,7 @@ export async function serverDeps(s: Setup): Promise<ServerDeps> {
     sources: s.sources,
     logger: s.logger,
     readHead: cachedHeadReader(s.root),
-    overlay: overlayProvider(s.root, s.store, s.policy.maxIndexedFileBytes, s.extractor),
+    overlay: overlayProvider(s.root, s.store, s.policy.maxIndexedFileBytes, s.extractor, Date.now, changes),
     audit: createAuditSink({ store: s.store, jsonlFile: auditFile(s.storePath), preview: s.policy.auditPreview, logger: s.logger }),
   };
 }

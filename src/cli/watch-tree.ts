@@ -6,6 +6,8 @@ import type { Logger } from "../core/log.js";
 export interface TreeWatch {
   /** Settles when every folder present at the start is watched. */
   ready: Promise<void>;
+  /** False once a folder could not be watched (out of inotify watches, say): changes there go unseen. */
+  complete(): boolean;
   close(): void;
 }
 
@@ -28,6 +30,7 @@ export function watchTree(root: string, onChange: (rel: string | null) => void, 
   const watchers = new Map<string, FSWatcher>();
   let closed = false;
   let warned = false;
+  let incomplete = false;
 
   const unwatch = (rel: string): void => {
     for (const [dir, w] of watchers) {
@@ -50,6 +53,8 @@ export function watchTree(root: string, onChange: (rel: string | null) => void, 
 
   const add = async (rel: string): Promise<void> => {
     if (closed || watchers.has(rel) || (rel !== "" && (await opts.skipFolder(rel)))) return;
+    // Closed (or watched) while asking: a watcher opened now would keep the process alive after close().
+    if (closed || watchers.has(rel)) return;
     let w: FSWatcher;
     try {
       w = watch(rel === "" ? root : join(root, rel), { persistent: true }, (_event, name) => void entryChanged(rel, name === null ? null : name.toString()));
@@ -57,17 +62,20 @@ export function watchTree(root: string, onChange: (rel: string | null) => void, 
       // Out of inotify watches (ENOSPC), or the folder went meanwhile: say so once; changes there go unseen.
       if (!warned) opts.logger.log("warn", "a folder cannot be watched; changes in it are seen by the next full look", { folder: rel || ".", error: err instanceof Error ? err.message : String(err) });
       warned = true;
+      incomplete = true;
       return;
     }
     w.on("error", () => unwatch(rel));
     watchers.set(rel, w);
     const entries = await readdir(rel === "" ? root : join(root, rel), { withFileTypes: true }).catch(() => []);
+    if (closed) return;
     await Promise.all(entries.filter((e) => e.isDirectory()).map((e) => add(join2(rel, e.name))));
   };
 
   const ready = add("");
   return {
     ready,
+    complete: () => !incomplete && !closed,
     close() {
       closed = true;
       for (const w of watchers.values()) w.close();

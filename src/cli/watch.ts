@@ -1,6 +1,6 @@
 import { relative, sep } from "node:path";
 import { runGit } from "../indexer/git.js";
-import { watchTree } from "./watch-tree.js";
+import { watchTree, type TreeWatch } from "./watch-tree.js";
 import type { Logger } from "../core/log.js";
 
 /** Quiet time after the last change before a rebuild starts, when git itself moved (a commit, a checkout) or a change is unnamed. */
@@ -33,6 +33,62 @@ function relevant(file: string): boolean {
   return true;
 }
 
+/** What `watchRelevant` takes: the logger for unwatchable folders, and paths (the store's folder) whose writes are no change. */
+interface RelevantOptions {
+  logger: Logger;
+  ignore?: string[];
+}
+
+/**
+ * Every folder of the work tree watched except those git ignores and git's own bookkeeping (HEAD and the refs
+ * stay: a commit or a checkout moves them), reporting each changed path that matters, or null when unnamed.
+ */
+function watchRelevant(root: string, opts: RelevantOptions, onFile: (file: string | null) => void): TreeWatch {
+  // The store (and its audit file) may live inside the repository: its own writes must not count as changes.
+  const ignored = (opts.ignore ?? []).map((p) => relative(root, p).split(sep).join("/")).filter((p) => p !== "" && !p.startsWith(".."));
+  const ignoredFolders = gitIgnoredFolders(root);
+  const skipFolder = async (rel: string): Promise<boolean> => {
+    if (ignored.some((p) => rel === p || rel.startsWith(`${p}/`))) return true;
+    // Inside .git only HEAD (in .git itself) and the refs matter.
+    if (rel.startsWith(".git/")) return !(rel === ".git/refs" || rel.startsWith(".git/refs/"));
+    return (await ignoredFolders).has(rel);
+  };
+  return watchTree(
+    root,
+    (file) => {
+      if (file === null) return onFile(null);
+      if (ignored.some((p) => file === p || file.startsWith(`${p}/`))) return;
+      if (relevant(file)) onFile(file);
+    },
+    { logger: opts.logger, skipFolder },
+  );
+}
+
+/** A count of the work tree's changes: the same while nothing moved; null while that cannot be told. */
+export interface ChangeSignal {
+  /** Null until every folder is watched, or once one could not be. */
+  epoch(): number | null;
+  close(): void;
+}
+
+/**
+ * Counts the work tree's changes so that `serve` can tell "nothing moved since the last look" without asking git:
+ * on the kernel, `git status` takes ~200 ms, and an agent whose calls are a second or more apart paid it on
+ * nearly every call (work-tree-overlay.ts).
+ */
+export function watchChanges(root: string, opts: RelevantOptions): ChangeSignal {
+  let epoch = 0;
+  let ready = false;
+  const watcher = watchRelevant(root, opts, () => {
+    epoch += 1;
+  });
+  void watcher.ready.then(() => {
+    ready = true;
+    epoch += 1;
+  });
+  return { epoch: () => (ready && watcher.complete() ? epoch : null), close: () => watcher.close() };
+}
+
 /**
  * Watches a work tree and calls `rebuild` once changes have settled. Rebuilds never overlap: a change during a
  * rebuild schedules one more afterwards. Queries keep answering from the last ready index meanwhile.
@@ -48,8 +104,6 @@ export function watchRepository(
     ignore?: string[];
   },
 ): RepositoryWatcher {
-  // The store (and its audit file) may live inside the repository: its own writes must not trigger rebuilds.
-  const ignored = (opts.ignore ?? []).map((p) => relative(root, p).split(sep).join("/")).filter((p) => p !== "" && !p.startsWith(".."));
   const debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   const fileDebounceMs = Math.min(opts.fileDebounceMs ?? FILE_DEBOUNCE_MS, debounceMs);
   // What changed since the last rebuild began: named paths, or null once anything unnamed or inside .git moved.
@@ -99,22 +153,7 @@ export function watchRepository(
     else changed?.add(file);
     schedule();
   };
-  const ignoredFolders = gitIgnoredFolders(root);
-  const skipFolder = async (rel: string): Promise<boolean> => {
-    if (ignored.some((p) => rel === p || rel.startsWith(`${p}/`))) return true;
-    // Inside .git only HEAD (in .git itself) and the refs matter.
-    if (rel.startsWith(".git/")) return !(rel === ".git/refs" || rel.startsWith(".git/refs/"));
-    return (await ignoredFolders).has(rel);
-  };
-  const watcher = watchTree(
-    root,
-    (file) => {
-      if (file === null) return saw(null);
-      if (ignored.some((p) => file === p || file.startsWith(`${p}/`))) return;
-      if (relevant(file)) saw(file);
-    },
-    { logger: opts.logger, skipFolder },
-  );
+  const watcher = watchRelevant(root, opts, saw);
   // What changed while the folders were being walked went unseen: one look at everything once they are watched.
   const ready = watcher.ready.then(() => saw(null));
   return {

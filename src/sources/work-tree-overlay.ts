@@ -49,14 +49,29 @@ export async function buildOverlay(root: string, store: Store, index: IndexRow, 
 /** Overlays are rebuilt at most this often: a burst of tool calls shares one `git status`. */
 const OVERLAY_TTL_MS = 1000;
 
-/** A per-server cache of the current overlay, rebuilt when it is older than the TTL or the index changed. */
-export function overlayProvider(root: string, store: Store, maxFileBytes: number, extractor: ExtractorSource, now: () => number = Date.now) {
-  let cached: { at: number; key: string; value: Promise<WorkingTreeOverlay> } | null = null;
-  return (index: IndexRow): Promise<WorkingTreeOverlay> => {
+/**
+ * A per-server cache of the current overlay, rebuilt when the index changed, or when it is older than the TTL and
+ * the work tree may have moved. `changes` (a watcher's count of changes, null while it cannot tell) says when
+ * nothing moved: then the cached overlay holds however old it is, instead of a `git status` per call a second apart.
+ */
+export function overlayProvider(
+  root: string,
+  store: Store,
+  maxFileBytes: number,
+  extractor: ExtractorSource,
+  now: () => number = Date.now,
+  changes?: () => number | null,
+) {
+  let cached: { at: number; key: string; epoch: number | null; value: Promise<WorkingTreeOverlay> } | null = null;
+  return async (index: IndexRow): Promise<WorkingTreeOverlay> => {
+    // Events already queued (an edit saved just before this call) are counted first.
+    if (changes) await new Promise((r) => setImmediate(r));
+    const epoch = changes?.() ?? null;
     const t = now();
     const key = `${index.id}@${index.indexVersion ?? ""}`;
-    if (!cached || cached.key !== key || t - cached.at > OVERLAY_TTL_MS) {
-      cached = { at: t, key, value: buildOverlay(root, store, index, maxFileBytes, extractor) };
+    const quiet = epoch !== null && cached?.epoch === epoch;
+    if (!cached || cached.key !== key || (!quiet && t - cached.at > OVERLAY_TTL_MS)) {
+      cached = { at: t, key, epoch, value: buildOverlay(root, store, index, maxFileBytes, extractor) };
     }
     return cached.value;
   };

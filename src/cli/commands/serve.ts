@@ -14,7 +14,7 @@ import { connectStdio } from "../../mcp/transports/stdio.js";
 import { createRequestSources } from "../../sources/index.js";
 import type { IndexRow } from "../../store/store.js";
 import { auditFile, serverDeps, servedRepoId, type Setup } from "../setup.js";
-import { watchRepository, type RepositoryWatcher } from "../watch.js";
+import { watchChanges, watchRepository, type RepositoryWatcher } from "../watch.js";
 import { EXTRACTOR_VERSION } from "../../core/index-format.js";
 import type { IndexResult, IndexUpdater } from "../../indexer/pipeline.js";
 
@@ -96,7 +96,9 @@ function watchIndexed(s: Setup): RepositoryWatcher {
  */
 export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
   const repoId = await ensureIndexed(s, opts);
-  const server = createServer(await serverDeps(s), opts.tools ?? [...CORE_TOOLS]);
+  // The work tree's changes, counted, so a call after a quiet spell skips the overlay's `git status`.
+  const changes = watchChanges(s.root, { logger: s.logger, ignore: s.storeDir ? [s.storeDir] : [] });
+  const server = createServer(await serverDeps(s, () => changes.epoch()), opts.tools ?? [...CORE_TOOLS]);
   const { closed } = await connectStdio(server, s.logger);
   // One line on every start, warm or not: a server that says nothing looks hung.
   const ready = repoId ? await s.store.getReadyIndex(repoId) : null;
@@ -112,6 +114,7 @@ export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
   const watcher = opts.watch ? watchIndexed(s) : null;
   await closed;
   watcher?.close();
+  changes.close();
   await server.close();
 }
 
