@@ -10,6 +10,8 @@ import { searchArgs, type BenchQuery } from "./queries.js";
 import { procMemory } from "./stats.js";
 
 const CLIENT_INFO = { name: "repoctx-bench", version: "0" };
+/** Between the spaced calls: an agent reads an answer before it asks again. */
+export const SPACED_GAP_MS = 1500;
 /** Generous: the first call of a cold server on a large corpus may take a while. */
 const CALL_TIMEOUT_MS = 120_000;
 
@@ -24,6 +26,8 @@ export interface ServeMeasurement {
   callMs: number[];
   /** Round trips of the `warmPasses` passes after the cold one (empty without them). */
   warmMs: number[];
+  /** Round trips of calls `SPACED_GAP_MS` apart, an agent's pace (empty unless asked). */
+  spacedMs: number[];
   errors: string[];
 }
 
@@ -37,7 +41,7 @@ export function serveTransport(cli: string, root: string, dbPath: string): Stdio
   });
 }
 
-export async function measureServe(root: string, dbPath: string, queries: readonly BenchQuery[], warmPasses = 0): Promise<ServeMeasurement> {
+export async function measureServe(root: string, dbPath: string, queries: readonly BenchQuery[], warmPasses = 0, spacedCalls = 0): Promise<ServeMeasurement> {
   const transport = serveTransport(CLI_PATH, root, dbPath);
   let serverStderr = "";
   transport.stderr?.on("data", (c: Buffer) => (serverStderr += c.toString("utf8")));
@@ -60,8 +64,16 @@ export async function measureServe(root: string, dbPath: string, queries: readon
         if (result.isError && pass === 0) errors.push(`${q.query}: ${JSON.stringify(result.structuredContent ?? result.content).slice(0, 300)}`);
       }
     }
+    // The same queries again, one every SPACED_GAP_MS: what a server keeps between calls (or looks at again) shows here.
+    const spacedMs: number[] = [];
+    for (let i = 0; i < spacedCalls && queries.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, SPACED_GAP_MS));
+      const t0 = performance.now();
+      await client.callTool({ name: "search_code", arguments: searchArgs(queries[i % queries.length]!) }, undefined, { timeout: CALL_TIMEOUT_MS });
+      spacedMs.push(performance.now() - t0);
+    }
     const mem = procMemory(pid);
-    return { startupMs, idleRssBytes, rssBytes: mem?.rss ?? null, peakRssBytes: mem?.hwm ?? null, callMs, warmMs, errors };
+    return { startupMs, idleRssBytes, rssBytes: mem?.rss ?? null, peakRssBytes: mem?.hwm ?? null, callMs, warmMs, spacedMs, errors };
   } catch (err) {
     throw new Error(`serve failed: ${err instanceof Error ? err.message : String(err)}; server stderr: ${serverStderr.slice(-500)}`);
   } finally {
