@@ -102,11 +102,11 @@ export function candidateFiles(
     files.push(f);
     return true;
   };
-  const where = (extra: string[]) => ([...clauses, ...extra].length > 0 ? `WHERE ${[...clauses, ...extra].join(" AND ")}` : "");
-  const head = stmt(db, `SELECT ${table}.rowid FROM ${table} ${where([])} LIMIT ?`).pluck().all(...params, limit + 1) as number[];
+  const where = (all: string[]) => (all.length > 0 ? `WHERE ${all.join(" AND ")}` : "");
+  const head = stmt(db, `SELECT ${table}.rowid FROM ${table} ${where(clauses)} LIMIT ?`).pluck().all(...params, limit + 1) as number[];
   for (const id of head) if (!take(id)) return { files, more: true };
   if (head.length <= limit) return { files, more: false };
-  const rest = stmt(db, `SELECT ${table}.rowid AS id FROM ${table} ${where([`${table}.rowid > ?`])}`).iterate(...params, head[head.length - 1]!) as IterableIterator<{ id: number }>;
+  const rest = stmt(db, `SELECT ${table}.rowid AS id FROM ${table} ${where([...clauses, `${table}.rowid > ?`])}`).iterate(...params, head[head.length - 1]!) as IterableIterator<{ id: number }>;
   for (const row of rest) if (!take(row.id)) return { files, more: true };
   return { files, more: false };
 }

@@ -265,12 +265,9 @@ export { ROW_ID_STRIDE } from "../row-rules.js";
  * Lookup indexes, created once a build's rows are all written (bulk loading without them is much faster). One
  * case-insensitive name index serves exact and prefix symbol lookups; qualified names are matched after it.
  * Extractor and confidence live on the file row, and a reference's enclosing symbol is the symbol's id: on the
- * Linux kernel (12M references) per-row copies of those strings cost more than the rest of the row.
- */
-/**
- * What a build gets once its rows are in, before it is published: the secondary indexes, and each full-text index
- * merged into one segment (a build writes many, and a term read from many segments costs every search: on the
- * kernel the merge takes ~6 s of a 250 s build and 1.5 ms off each lexical search's ~11).
+ * Linux kernel (12M references) per-row copies of those strings cost more than the rest of the row. Then each
+ * full-text index is merged into one segment (a build writes many, and a term read from many segments costs every
+ * search: on the kernel the merge takes ~6 s of a 250 s build and 1.5 ms off each lexical search's ~11).
  */
 export function createBuildIndexesSql(seq: number): string {
   const t = buildTables(seq);

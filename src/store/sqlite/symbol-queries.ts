@@ -97,8 +97,7 @@ export function findSymbols(db: Database.Database, t: BuildTables, indexId: stri
   // A name is more selective than any path prefix: the name index comes first (CROSS JOIN fixes the order), then
   // each symbol's file by primary key. Left to itself the planner walked a prefix's files and, for each, every
   // symbol of the name (`ioctl` under fs/: 30 ms on the kernel instead of 0.3). A file path goes the other way.
-  const nameFirst = q.path === undefined;
-  const from = byName && !nameFirst ? `${t.symbols} s JOIN repo_file f ON f.id = s.file_id` : `${t.symbols} s CROSS JOIN repo_file f ON f.id = s.file_id`;
+  const from = q.path !== undefined ? `${t.symbols} s JOIN repo_file f ON f.id = s.file_id` : `${t.symbols} s CROSS JOIN repo_file f ON f.id = s.file_id`;
   const order = byName ? "f.path, s.start_line, s.id" : "s.id";
   const rows = db
     .prepare(
