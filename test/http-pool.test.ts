@@ -169,3 +169,62 @@ describe("repoctx serve --http --watch with workers (built CLI)", () => {
     assert.ok(audited.every((r) => r.tool === "search_code" && r.outcome === "ok"));
   });
 });
+
+describe("repoctx serve --http with workers, without --watch (built CLI)", () => {
+  let repo: BuiltRepo;
+  let dir: string;
+  before(() => {
+    repo = buildGoldenRepo();
+    dir = mkdtempSync(join(tmpdir(), "repoctx-pool-overlay-"));
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  test("the workers hear the server thread's watcher: a quiet tree costs them no git status, an edit is seen at once by a look at it alone", async () => {
+    const policy = join(dir, "policy.yml");
+    writeFileSync(policy, "http:\n  workers: 2\n");
+    const trace = join(dir, "git-trace.txt");
+    const { proc, url, stderr } = await serveCli(["--repo", repo.root, "--store", join(dir, "index.db"), "--policy", policy], { REPOCTX_HTTP_TOKENS: TOKEN, GIT_TRACE: trace });
+    /** The `git status` commands run so far, whole or limited to paths. */
+    const statuses = () => readFileSync(trace, "utf8").split("\n").filter((l) => / git (-c \S+ )?status /.test(l));
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    try {
+      const clients = await Promise.all([1, 2, 3].map(() => connect(url, TOKEN)));
+      const round = async (query: string): Promise<Envelope[]> =>
+        Promise.all(
+          Array.from({ length: 8 }, async (_, i) => {
+            const r = await clients[i % clients.length]!.client.callTool({ name: "search_code", arguments: { verbosity: "full", query, mode: "lexical" } });
+            return r.structuredContent as unknown as Envelope;
+          }),
+        );
+      const hits = (envs: Envelope[]) => envs.map((e) => (e.data as { results: { path: string }[] }).results.map((r) => r.path).join(","));
+      assert.deepEqual(new Set(hits(await round("overlaidPooledFunction"))), new Set([""]));
+      // Past the overlay's one-second rule twice: the watcher is ready, each worker has had its whole look.
+      await pause(1_200);
+      await round("overlaidPooledFunction");
+      await pause(1_200);
+      await round("overlaidPooledFunction");
+      const quiet = statuses().length;
+      await pause(1_200);
+      await round("overlaidPooledFunction");
+      assert.equal(statuses().length, quiet, "nothing moved: no worker asked git");
+
+      writeFileSync(join(repo.root, "web/src/overlaid.ts"), "export function overlaidPooledFunction(): number {\n  return 3;\n}\n");
+      let seen = await round("overlaidPooledFunction");
+      const deadline = Date.now() + 20_000;
+      while (!hits(seen).every((h) => h === "web/src/overlaid.ts") && Date.now() < deadline) {
+        await pause(50);
+        seen = await round("overlaidPooledFunction");
+      }
+      assert.deepEqual(new Set(hits(seen)), new Set(["web/src/overlaid.ts"]), "every worker answers the edit from its overlay");
+      assert.ok(seen.every((e) => e.warnings.some((w) => w.code === "working_tree_overlay")));
+      const after = statuses().slice(quiet);
+      assert.ok(after.length > 0 && after.every((l) => l.includes(" -- ") && l.includes("web/src/overlaid.ts")), after.join("\n"));
+      await Promise.all(clients.map((c) => c.client.close()));
+    } finally {
+      assert.equal(await stop(proc), 0, stderr());
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -181,7 +181,7 @@ describe("the overlay with a watcher's count of changes", () => {
 
   test("a quiet work tree keeps its overlay however old; an edit is seen at the next call; ignored folders are no change", async () => {
     let clock = 0;
-    const overlay = overlayProvider(repo.root, store, 1 << 20, lazyExtractor(), () => clock, () => changes.epoch());
+    const overlay = overlayProvider(repo.root, store, 1 << 20, lazyExtractor(), () => clock, changes);
     const index = (await store.getReadyIndex())!;
     await until(() => changes.epoch() !== null, "every folder watched");
     const first = await overlay(index);
@@ -201,5 +201,68 @@ describe("the overlay with a watcher's count of changes", () => {
     const next = await overlay(index);
     assert.notEqual(next, first);
     assert.equal(next.changed.get(SERVICE)?.content, edited);
+  });
+
+  test("after named changes git is asked about those paths alone, and the overlay is what a whole look finds", async () => {
+    const overlay = overlayProvider(repo.root, store, 1 << 20, lazyExtractor(), () => 0, changes);
+    const index = (await store.getReadyIndex())!;
+    await until(() => changes.epoch() !== null, "every folder watched");
+    await overlay(index);
+    const trace = join(dir, "git-trace.txt");
+    /** The overlay's answer, with the git commands it ran. */
+    const traced = async () => {
+      writeFileSync(trace, "");
+      process.env.GIT_TRACE = trace;
+      try {
+        const got = await overlay(index);
+        return { got, statuses: readFileSync(trace, "utf8").split("\n").filter((l) => / git (-c \S+ )?status /.test(l)) };
+      } finally {
+        delete process.env.GIT_TRACE;
+      }
+    };
+    const asWholeLook = async (got: Awaited<ReturnType<typeof overlay>>) => {
+      const whole = await buildOverlay(repo.root, store, index, 1 << 20, lazyExtractor());
+      assert.deepEqual([...got.changed.keys()].sort(), [...whole.changed.keys()].sort());
+      assert.deepEqual([...got.deleted].sort(), [...whole.deleted].sort());
+      for (const [path, file] of whole.changed) assert.equal(got.changed.get(path)?.content, file.content, path);
+    };
+
+    const since = changes.epoch()!;
+    const routes = `${PKG}/http`;
+    writeFileSync(join(repo.root, NEW_FILE), "package com.acme.pricing;\n\nclass QuoteAudit {}\n");
+    writeFileSync(join(repo.root, PKG, "debug.log"), "a log git ignores\n");
+    const batch = readFileSync(join(repo.root, BATCH));
+    unlinkSync(join(repo.root, BATCH));
+    renameSync(join(repo.root, routes), join(repo.root, `${PKG}/routes`));
+    const named = [NEW_FILE, BATCH, routes, `${PKG}/routes`];
+    await until(() => named.every((p) => changes.changedSince(since)?.includes(p)), "each change named");
+    const { got, statuses } = await traced();
+    assert.equal(statuses.length, 1, statuses.join("\n"));
+    assert.ok(statuses[0]!.includes(" -- ") && statuses[0]!.includes(`:(literal)${NEW_FILE}`), "git status of the named paths alone");
+    assert.ok(got.changed.has(NEW_FILE) && got.changed.has(`${PKG}/routes/QuoteRoutes.java`));
+    // Gone from the work tree but still in git's index: a row without text, as a build lists it.
+    for (const gone of [BATCH, `${routes}/QuoteRoutes.java`]) assert.equal(got.changed.get(gone)?.row.skipReason, "unreadable", gone);
+    assert.ok(!got.changed.has(`${PKG}/debug.log`), "a file git ignores is not overlaid");
+    await asWholeLook(got);
+
+    // Put back as it was: the overlay drops what is the indexed text again.
+    const at = changes.epoch()!;
+    renameSync(join(repo.root, `${PKG}/routes`), join(repo.root, routes));
+    unlinkSync(join(repo.root, NEW_FILE));
+    writeFileSync(join(repo.root, BATCH), batch);
+    await until(() => [NEW_FILE, BATCH, routes].every((p) => changes.changedSince(at)?.includes(p)), "each change named");
+    const back = await traced();
+    for (const p of [NEW_FILE, BATCH, `${routes}/QuoteRoutes.java`, `${PKG}/routes/QuoteRoutes.java`]) assert.ok(!back.got.changed.has(p), p);
+    assert.ok(existsSync(join(repo.root, routes, "QuoteRoutes.java")));
+    await asWholeLook(back.got);
+
+    // A changed ignore file can move any path: a whole look.
+    const last = changes.epoch()!;
+    appendFileSync(join(repo.root, ".gitignore"), "*.tmp\n");
+    await until(() => changes.changedSince(last)?.includes(".gitignore") === true, "the ignore file named");
+    const whole = await traced();
+    assert.equal(whole.statuses.length, 1);
+    assert.ok(!whole.statuses[0]!.includes(" -- "), whole.statuses[0]);
+    await asWholeLook(whole.got);
   });
 });

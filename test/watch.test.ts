@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CLI } from "./helpers/cli.js";
 import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
-import { watchRepository } from "../src/cli/watch.js";
+import { ChangeLog, watchRepository } from "../src/cli/watch.js";
 import { silentLogger } from "../src/core/log.js";
 
 type Env = { ok: boolean; indexVersion: string; freshness: string; data: { results: { path: string }[] } };
@@ -97,5 +97,31 @@ describe("watchRepository", () => {
       watcher.close();
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a change log (what serve's overlay asks the watcher)", () => {
+  test("names what moved since a look, and says when it cannot", () => {
+    const log = new ChangeLog();
+    assert.equal(log.epoch(), null, "not every folder watched yet");
+    log.saw("a.ts", false);
+    log.saw(null, true);
+    const first = log.epoch()!;
+    assert.equal(log.changedSince(first - 1), null, "what came before every folder was watched has no names");
+    assert.deepEqual(log.changedSince(first), []);
+    log.saw("src/b.ts", true);
+    log.saw("src", true);
+    log.saw("src/b.ts", true);
+    assert.deepEqual(log.changedSince(first)!.sort(), ["src", "src/b.ts"]);
+    const second = log.epoch()!;
+    assert.deepEqual(log.changedSince(second), []);
+    log.saw("c.ts", true);
+    assert.deepEqual(log.changedSince(second), ["c.ts"]);
+    log.saw(".git/HEAD", true);
+    assert.equal(log.changedSince(second), null, "a commit or a checkout moves what git reports anywhere");
+    const third = log.epoch()!;
+    log.saw("d.ts", false);
+    assert.equal(log.epoch(), null, "a folder could not be watched");
+    assert.equal(log.changedSince(third), null);
   });
 });

@@ -4,7 +4,7 @@ import type { RequestSources } from "../core/sources.js";
 import type { AuditSink } from "../service/audit.js";
 import type { ServerDeps } from "../service/deps.js";
 import { cachedHeadReader } from "../sources/git-head.js";
-import { overlayProvider, type ExtractorSource } from "../sources/work-tree-overlay.js";
+import { overlayProvider, type ExtractorSource, type WorkTreeChangeFeed } from "../sources/work-tree-overlay.js";
 import type { Store } from "../store/store.js";
 
 /** One repository `serve --http` serves: its work tree, its id in the store, and whether the work tree is on this machine. */
@@ -28,8 +28,11 @@ export function withoutHttpSecrets(operator: OperatorConfig): OperatorConfig {
   return { ...operator, http: { ...operator.http, tokens: [] } };
 }
 
-/** A served repository's deps; the same in the server's thread and in each worker of its pool. */
-export function targetDeps(t: ServedTarget, c: DepsContext, audit: AuditSink): ServerDeps {
+/**
+ * A served repository's deps; the same in the server's thread and in each worker of its pool. `changes`: the work
+ * tree's changes as a watcher saw them, so the overlay is looked at again only after one, at what moved.
+ */
+export function targetDeps(t: ServedTarget, c: DepsContext, audit: AuditSink, changes?: WorkTreeChangeFeed): ServerDeps {
   return {
     store: c.store,
     root: t.root,
@@ -39,7 +42,7 @@ export function targetDeps(t: ServedTarget, c: DepsContext, audit: AuditSink): S
     logger: c.logger,
     audit,
     ...(t.local
-      ? { readHead: cachedHeadReader(t.root), overlay: overlayProvider(t.root, c.store, c.operator.repoContext.maxIndexedFileBytes, c.extractor) }
+      ? { readHead: cachedHeadReader(t.root), overlay: overlayProvider(t.root, c.store, c.operator.repoContext.maxIndexedFileBytes, c.extractor, Date.now, changes) }
       : { readHead: async () => null, workTree: false }),
   };
 }

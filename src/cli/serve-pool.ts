@@ -22,7 +22,14 @@ export interface PoolInit {
   tools?: string[];
 }
 
-export type ToWorker = { id: number; params: ToolCallParams } | { close: true };
+/** A work-tree change the server's watcher saw in served repository `target` (its place in `targets`), for the worker's `ChangeLog`. */
+export interface WorkerChange {
+  target: number;
+  file: string | null;
+  known: boolean;
+}
+
+export type ToWorker = { id: number; params: ToolCallParams } | { change: WorkerChange } | { close: true };
 
 export type ToPool =
   | { ready: true }
@@ -42,6 +49,8 @@ export interface PoolOptions {
   local: ToolCaller;
   /** Files of every index served (sizes each worker's heap). */
   files: number;
+  /** What a worker is told once ready, before any call: where each served work tree's change count stands. */
+  greeting?: () => WorkerChange[];
 }
 
 interface Pending {
@@ -117,6 +126,11 @@ export class ToolPool {
     }
   }
 
+  /** Tells every ready worker of a work-tree change (one starting later hears the state in its greeting). */
+  broadcast(change: WorkerChange): void {
+    for (const s of this.slots) if (s?.ready) s.worker.postMessage({ change } satisfies ToWorker);
+  }
+
   /** Workers running and ready, for logs and tests. */
   get running(): number {
     return this.slots.filter((s) => s?.ready).length;
@@ -156,6 +170,7 @@ export class ToolPool {
     return new Promise((resolve) => {
       worker.on("message", (msg: ToPool) => {
         if ("ready" in msg) {
+          for (const change of this.o.greeting?.() ?? []) worker.postMessage({ change } satisfies ToWorker);
           slot.ready = true;
           resolve(true);
           this.dispatch();

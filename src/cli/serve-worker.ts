@@ -12,6 +12,7 @@ import { createRequestSources } from "../sources/index.js";
 import { lazyExtractor } from "../sources/work-tree-overlay.js";
 import { openStore } from "../store/open.js";
 import { targetDeps } from "./serve-deps.js";
+import { ChangeLog } from "./watch.js";
 import type { PoolInit, ToPool, ToWorker } from "./serve-pool.js";
 
 const port = parentPort!;
@@ -22,9 +23,15 @@ async function start(init: PoolInit): Promise<void> {
   const store = await openStore(init.storePath);
   const context = { store, operator: init.operator, sources: createRequestSources(init.operator, process.env), logger, extractor: lazyExtractor() };
   const audit = auditSink(async (rec) => send({ audit: rec }), init.operator.repoContext.auditPreview);
-  const deps = init.targets.map((t) => targetDeps(t, context, audit));
+  // Each work tree's changes as the server's watcher saw them: a quiet tree keeps its overlay, an edit is looked at alone.
+  const feeds = init.targets.map(() => new ChangeLog());
+  const deps = init.targets.map((t, i) => targetDeps(t, context, audit, feeds[i]));
   const call = toolCaller(deps.length === 1 ? deps[0]! : repoSet(deps), init.tools);
   port.on("message", (msg: ToWorker) => {
+    if ("change" in msg) {
+      feeds[msg.change.target]?.saw(msg.change.file, msg.change.known);
+      return;
+    }
     if ("close" in msg) {
       void store.close().finally(() => port.close());
       return;

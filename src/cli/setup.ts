@@ -1,6 +1,6 @@
 import { defaultStorePath, loadOperatorConfig, resolveRoot } from "../config/resolve.js";
 import type { OperatorConfig, ReadPolicy } from "../config/schema.js";
-import { lazyExtractor, overlayProvider, type ExtractorSource } from "../sources/work-tree-overlay.js";
+import { lazyExtractor, overlayProvider, type ExtractorSource, type WorkTreeChangeFeed } from "../sources/work-tree-overlay.js";
 import { createRequestSources } from "../sources/index.js";
 import type { RequestSources } from "../core/sources.js";
 import { cachedHeadReader } from "../sources/git-head.js";
@@ -74,8 +74,8 @@ export async function servedRepoId(s: Setup): Promise<string | undefined> {
 }
 
 
-/** `changes`: a watcher's count of work-tree changes (`watchChanges`), so the overlay is looked at again only after one. */
-export async function serverDeps(s: Setup, changes?: () => number | null): Promise<ServerDeps> {
+/** `changes`: a watcher's view of work-tree changes (`watchChanges`), so the overlay is looked at again only after one, at what moved. */
+export async function serverDeps(s: Setup, changes?: WorkTreeChangeFeed): Promise<ServerDeps> {
   const repoId = await servedRepoId(s);
   return {
     store: s.store,

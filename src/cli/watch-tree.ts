@@ -48,7 +48,11 @@ export function watchTree(root: string, onChange: (rel: string | null) => void, 
     const st = await lstat(join(root, rel)).catch(() => null);
     if (closed) return;
     if (st === null) unwatch(rel);
-    else if (st.isDirectory() && !watchers.has(rel)) await add(rel);
+    else if (st.isDirectory() && !watchers.has(rel)) {
+      await add(rel);
+      // What was written in the new folder before it was watched went unseen: it is named again once watched.
+      if (!closed) onChange(rel);
+    }
   };
 
   const add = async (rel: string): Promise<void> => {
@@ -63,6 +67,8 @@ export function watchTree(root: string, onChange: (rel: string | null) => void, 
       if (!warned) opts.logger.log("warn", "a folder cannot be watched; changes in it are seen by the next full look", { folder: rel || ".", error: err instanceof Error ? err.message : String(err) });
       warned = true;
       incomplete = true;
+      // What changes there goes unseen: whoever counts changes hears that it can no longer tell.
+      onChange(null);
       return;
     }
     w.on("error", () => unwatch(rel));

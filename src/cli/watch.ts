@@ -2,6 +2,7 @@ import { relative, sep } from "node:path";
 import { runGit } from "../indexer/git.js";
 import { watchTree, type TreeWatch } from "./watch-tree.js";
 import type { Logger } from "../core/log.js";
+import type { WorkTreeChangeFeed } from "../sources/work-tree-overlay.js";
 
 /** Quiet time after the last change before a rebuild starts, when git itself moved (a commit, a checkout) or a change is unnamed. */
 export const DEFAULT_DEBOUNCE_MS = 1500;
@@ -64,29 +65,82 @@ function watchRelevant(root: string, opts: RelevantOptions, onFile: (file: strin
   );
 }
 
+/** Named paths kept for `changedSince` at most; beyond, the oldest look is told "not known" (a checkout of many files). */
+const MAX_NAMED_CHANGES = 4096;
+
+/**
+ * The count of a work tree's changes and the paths behind them, fed one change at a time: by the watcher in the
+ * thread that watches, and by its messages in each worker of `serve --http`'s pool (serve-pool.ts).
+ */
+export class ChangeLog implements WorkTreeChangeFeed {
+  private count = 0;
+  /** The last count whose change has no name (or came while not every folder was watched). */
+  private unknownAt = 0;
+  private known = false;
+  /** Each named path with the count of its last change. */
+  private readonly named = new Map<string, number>();
+
+  /** One change (a path, or null when unnamed), and whether every folder is watched after it. */
+  saw(file: string | null, known: boolean): void {
+    this.count += 1;
+    if (file === null || insideGit(file) || !this.known || this.named.size >= MAX_NAMED_CHANGES) {
+      this.named.clear();
+      this.unknownAt = this.count;
+    } else this.named.set(file, this.count);
+    this.known = known;
+  }
+
+  epoch(): number | null {
+    return this.known ? this.count : null;
+  }
+
+  changedSince(since: number): string[] | null {
+    if (!this.known || since < this.unknownAt) return null;
+    return [...this.named].filter(([, at]) => at > since).map(([path]) => path);
+  }
+}
+
 /** A count of the work tree's changes: the same while nothing moved; null while that cannot be told. */
-export interface ChangeSignal {
+export interface ChangeSignal extends WorkTreeChangeFeed {
   /** Null until every folder is watched, or once one could not be. */
   epoch(): number | null;
+  /**
+   * The work-tree paths (files or folders) seen changing after `epoch` (an earlier `epoch()`), or null when that
+   * cannot be told: something unnamed or inside `.git` moved since, or more paths than are kept.
+   */
+  changedSince(epoch: number): string[] | null;
   close(): void;
 }
 
 /**
- * Counts the work tree's changes so that `serve` can tell "nothing moved since the last look" without asking git:
- * on the kernel, `git status` takes ~200 ms, and an agent whose calls are a second or more apart paid it on
- * nearly every call (work-tree-overlay.ts).
+ * Counts the work tree's changes so that `serve` can tell "nothing moved since the last look" without asking git,
+ * and names what moved so a look after an edit asks git about those paths alone: on the kernel, `git status`
+ * takes ~200 ms, and an agent whose calls are a second or more apart paid it on nearly every call
+ * (work-tree-overlay.ts). `listen` hears each change as the log takes it (to feed a worker's `ChangeLog`).
  */
-export function watchChanges(root: string, opts: RelevantOptions): ChangeSignal {
-  let epoch = 0;
+export function watchChanges(root: string, opts: RelevantOptions, listen?: (file: string | null, known: boolean) => void): ChangeSignal {
+  const log = new ChangeLog();
   let ready = false;
-  const watcher = watchRelevant(root, opts, () => {
-    epoch += 1;
-  });
+  const saw = (file: string | null): void => {
+    const known = ready && watcher.complete();
+    log.saw(file, known);
+    listen?.(file, known);
+  };
+  const watcher = watchRelevant(root, opts, saw);
+  // What changed while the folders were being walked went unseen: that is the first, unnamed change.
   void watcher.ready.then(() => {
     ready = true;
-    epoch += 1;
+    saw(null);
   });
-  return { epoch: () => (ready && watcher.complete() ? epoch : null), close: () => watcher.close() };
+  return {
+    epoch: () => (watcher.complete() ? log.epoch() : null),
+    changedSince: (since) => (watcher.complete() ? log.changedSince(since) : null),
+    close: () => watcher.close(),
+  };
+}
+
+function insideGit(file: string): boolean {
+  return file === ".git" || file.startsWith(".git/");
 }
 
 /**
@@ -149,7 +203,7 @@ export function watchRepository(
     );
   };
   const saw = (file: string | null): void => {
-    if (file === null || file.startsWith(".git/") || file === ".git") changed = null;
+    if (file === null || insideGit(file)) changed = null;
     else changed?.add(file);
     schedule();
   };

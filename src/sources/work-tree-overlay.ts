@@ -16,28 +16,34 @@ export function lazyExtractor(): ExtractorSource {
   return () => (pool ??= import("../indexer/symbols/pool.js").then(({ ExtractionPool }) => ExtractionPool.create(0)));
 }
 
-/**
- * Compares what git says changed (and what was dirty when the index was built) with the index, as an in-place
- * update would: edited and new files are overlaid with their text and symbols, files a build would no longer list
- * are deleted. Beyond MAX_OVERLAY_FILES changed files, the rest keep their indexed rows (and the
- * `file_changed_since_index` warning): a reindex is the right tool then.
- */
-export async function buildOverlay(root: string, store: Store, index: IndexRow, maxFileBytes: number, extractor: ExtractorSource): Promise<WorkingTreeOverlay> {
+/** What a look at the work tree found, and what the next look after a few named changes starts from. */
+interface OverlayState {
+  overlay: WorkingTreeOverlay;
+  /** Paths that may differ from the index without git reporting them: dirty when it was built, or touched by commits since. */
+  stable: Set<string>;
+  /** The overlay reached MAX_OVERLAY_FILES: which files it left out is not known, so the next look is a whole one. */
+  full: boolean;
+}
+
+const emptyState = (): OverlayState => ({ overlay: { changed: new Map(), deleted: new Set() }, stable: new Set(), full: false });
+
+/** Reads and extracts the candidate paths that really changed, as an in-place update would (`readChanges`). */
+async function readOverlayChanges(
+  root: string,
+  store: Store,
+  index: IndexRow,
+  paths: string[],
+  maxFileBytes: number,
+  extractor: ExtractorSource,
+  maxFiles: number,
+): Promise<WorkingTreeOverlay> {
   const overlay: WorkingTreeOverlay = { changed: new Map(), deleted: new Set() };
-  if (!index.baseCommit) return overlay;
-  const [status, head] = await Promise.all([gitStatusPaths(root), gitTextOrNull(root, ["rev-parse", "HEAD"])]);
-  if (status === null) return overlay;
-  const { paths } = await candidatePaths(root, store, index, status, head);
   // Nothing changed: no file to read, so neither the secret scanner nor the extractor is loaded (startup, #19).
   if (paths.length === 0) return overlay;
   const [{ extractFileSymbols }, { createSecretScanner }] = await Promise.all([import("../indexer/pipeline.js"), import("../indexer/secrets.js")]);
   const inventory = { maxFileBytes, secretScanner: createSecretScanner() };
   const pool = await extractor();
-  const changes = await readChanges(root, store, index.id, paths, {
-    inventory,
-    extract: (row) => extractFileSymbols(row, pool),
-    maxFiles: MAX_OVERLAY_FILES,
-  });
+  const changes = await readChanges(root, store, index.id, paths, { inventory, extract: (row) => extractFileSymbols(row, pool), maxFiles });
   for (const f of changes.upsert) {
     const { content, extraction, reuse: _reuse, terms, ...row } = f;
     overlay.changed.set(f.path, { row, content, extraction: extraction ?? null, terms: terms ?? null });
@@ -46,13 +52,75 @@ export async function buildOverlay(root: string, store: Store, index: IndexRow, 
   return overlay;
 }
 
+/** The whole look: every path git reports, plus those dirty at the build and touched by commits since. */
+async function wholeLook(root: string, store: Store, index: IndexRow, maxFileBytes: number, extractor: ExtractorSource): Promise<OverlayState> {
+  if (!index.baseCommit) return emptyState();
+  const [status, head] = await Promise.all([gitStatusPaths(root), gitTextOrNull(root, ["rev-parse", "HEAD"])]);
+  if (status === null) return emptyState();
+  const { paths } = await candidatePaths(root, store, index, status, head);
+  const git = new Set(status);
+  const overlay = await readOverlayChanges(root, store, index, paths, maxFileBytes, extractor, MAX_OVERLAY_FILES);
+  return { overlay, stable: new Set(paths.filter((p) => !git.has(p))), full: overlay.changed.size >= MAX_OVERLAY_FILES };
+}
+
+/** Whether `path` is one of `named` or lies in a folder among them (a folder moved or removed names itself alone). */
+function under(path: string, named: readonly string[]): boolean {
+  return named.some((n) => path === n || path.startsWith(`${n}/`));
+}
+
+/**
+ * A look after a few named changes (`changed`: paths or folders, none inside `.git`): git is asked about those
+ * alone, and everything else keeps what the previous look found. A changed ignore file can move any path, so it
+ * takes a whole look.
+ */
+async function namedLook(
+  root: string,
+  store: Store,
+  index: IndexRow,
+  maxFileBytes: number,
+  extractor: ExtractorSource,
+  previous: OverlayState,
+  changed: string[],
+): Promise<OverlayState | null> {
+  if (previous.full || changed.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"))) return null;
+  if (changed.length === 0) return previous;
+  const status = await gitStatusPaths(root, changed);
+  if (status === null) return null;
+  const paths = [...new Set([...status, ...[...previous.stable].filter((p) => under(p, changed))])].sort();
+  const kept = previous.overlay.changed.size - [...previous.overlay.changed.keys()].filter((p) => under(p, changed)).length;
+  const found = await readOverlayChanges(root, store, index, paths, maxFileBytes, extractor, MAX_OVERLAY_FILES - kept);
+  const overlay: WorkingTreeOverlay = { changed: new Map(found.changed), deleted: new Set(found.deleted) };
+  for (const [path, file] of previous.overlay.changed) if (!under(path, changed)) overlay.changed.set(path, file);
+  for (const path of previous.overlay.deleted) if (!under(path, changed)) overlay.deleted.add(path);
+  return { overlay, stable: previous.stable, full: overlay.changed.size >= MAX_OVERLAY_FILES };
+}
+
+/**
+ * Compares what git says changed (and what was dirty when the index was built) with the index, as an in-place
+ * update would: edited and new files are overlaid with their text and symbols, files a build would no longer list
+ * are deleted. Beyond MAX_OVERLAY_FILES changed files, the rest keep their indexed rows (and the
+ * `file_changed_since_index` warning): a reindex is the right tool then.
+ */
+export async function buildOverlay(root: string, store: Store, index: IndexRow, maxFileBytes: number, extractor: ExtractorSource): Promise<WorkingTreeOverlay> {
+  return (await wholeLook(root, store, index, maxFileBytes, extractor)).overlay;
+}
+
 /** Overlays are rebuilt at most this often: a burst of tool calls shares one `git status`. */
 const OVERLAY_TTL_MS = 1000;
 
+/** A watcher's view of the work tree (`watchChanges` in the CLI): a count of changes, and the paths behind them. */
+export interface WorkTreeChangeFeed {
+  /** The same while nothing moved; null while the watcher cannot tell. */
+  epoch(): number | null;
+  /** Paths or folders changed after an earlier `epoch()`; null when that cannot be told. */
+  changedSince(epoch: number): string[] | null;
+}
+
 /**
  * A per-server cache of the current overlay, rebuilt when the index changed, or when it is older than the TTL and
- * the work tree may have moved. `changes` (a watcher's count of changes, null while it cannot tell) says when
- * nothing moved: then the cached overlay holds however old it is, instead of a `git status` per call a second apart.
+ * the work tree may have moved. With a watcher's `changes`, the cached overlay holds however old it is while
+ * nothing moved, and after a few named changes git is asked about those paths alone (`git status -- <paths>`)
+ * instead of a whole `git status` per call a second apart.
  */
 export function overlayProvider(
   root: string,
@@ -60,19 +128,39 @@ export function overlayProvider(
   maxFileBytes: number,
   extractor: ExtractorSource,
   now: () => number = Date.now,
-  changes?: () => number | null,
+  changes?: WorkTreeChangeFeed,
 ) {
-  let cached: { at: number; key: string; epoch: number | null; value: Promise<WorkingTreeOverlay> } | null = null;
+  type Look = { at: number; key: string; epoch: number | null; value: Promise<OverlayState> };
+  let cached: Look | null = null;
   return async (index: IndexRow): Promise<WorkingTreeOverlay> => {
     // Events already queued (an edit saved just before this call) are counted first.
     if (changes) await new Promise((r) => setImmediate(r));
-    const epoch = changes?.() ?? null;
+    const epoch = changes?.epoch() ?? null;
     const t = now();
     const key = `${index.id}@${index.indexVersion ?? ""}`;
-    const quiet = epoch !== null && cached?.epoch === epoch;
-    if (!cached || cached.key !== key || (!quiet && t - cached.at > OVERLAY_TTL_MS)) {
-      cached = { at: t, key, epoch, value: buildOverlay(root, store, index, maxFileBytes, extractor) };
-    }
-    return cached.value;
+    const whole = () => wholeLook(root, store, index, maxFileBytes, extractor);
+    const remember = (value: Promise<OverlayState>): Look => {
+      const entry: Look = { at: t, key, epoch, value };
+      // A look that failed is not kept: the next call looks again.
+      value.catch(() => {
+        if (cached === entry) cached = null;
+      });
+      cached = entry;
+      return entry;
+    };
+    let look = cached;
+    if (!look || look.key !== key) look = remember(whole());
+    else if (epoch !== null && look.epoch !== null) {
+      if (look.epoch !== epoch) {
+        const named = changes!.changedSince(look.epoch);
+        const previous = look.value;
+        const after = async (): Promise<OverlayState> => {
+          const before = named && (await previous.catch(() => null));
+          return (before && (await namedLook(root, store, index, maxFileBytes, extractor, before, named))) || whole();
+        };
+        look = remember(after());
+      }
+    } else if (t - look.at > OVERLAY_TTL_MS) look = remember(whole());
+    return (await look.value).overlay;
   };
 }

@@ -4,7 +4,7 @@ import { ConfigError, loadOperatorConfig, resolveRoot } from "../../config/resol
 import { auditSink, auditWriter } from "../../service/audit.js";
 import type { AuditRecord } from "../../store/store.js";
 import type { OperatorConfig } from "../../config/schema.js";
-import type { ToolPool } from "../serve-pool.js";
+import type { ToolPool, WorkerChange } from "../serve-pool.js";
 import { availableParallelism } from "node:os";
 import { repoSet } from "../../service/deps.js";
 import { targetDeps, withoutHttpSecrets, type ServedTarget } from "../serve-deps.js";
@@ -96,9 +96,10 @@ function watchIndexed(s: Setup): RepositoryWatcher {
  */
 export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
   const repoId = await ensureIndexed(s, opts);
-  // The work tree's changes, counted, so a call after a quiet spell skips the overlay's `git status`.
+  // The work tree's changes, counted and named: a call after a quiet spell skips the overlay's `git status`, and one
+  // after an edit asks git about the edited paths alone.
   const changes = watchChanges(s.root, { logger: s.logger, ignore: s.storeDir ? [s.storeDir] : [] });
-  const server = createServer(await serverDeps(s, () => changes.epoch()), opts.tools ?? [...CORE_TOOLS]);
+  const server = createServer(await serverDeps(s, changes), opts.tools ?? [...CORE_TOOLS]);
   const { closed } = await connectStdio(server, s.logger);
   // One line on every start, warm or not: a server that says nothing looks hung.
   const ready = repoId ? await s.store.getReadyIndex(repoId) : null;
@@ -192,15 +193,28 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
     s.logger.log("warn", "work tree not on this machine: serving from the index alone, without freshness checks against the files or file slices", { repoId: t.repoId });
   }
   const served: ServedTarget[] = targets.map((t) => ({ root: t.setup.root, repoId: t.repoId, local: t.local }));
-  const deps = served.map((t) => targetDeps(t, s, audit));
-  const ids = deps.map((d) => d.repoId);
+  const ids = served.map((t) => t.repoId);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice) throw new ConfigError(`two --repo work trees have the same repository id ${twice}; give each its own --store`);
+  // Each local work tree's changes, counted and named here and told to every worker of the pool: a quiet tree skips
+  // the overlay's `git status`, an edit is asked about alone.
+  let pool = null as ToolPool | null;
+  const changes = served.map((t, target) =>
+    t.local ? watchChanges(t.root, { logger: s.logger, ignore: s.storeDir ? [s.storeDir] : [] }, (file, known) => pool?.broadcast({ target, file, known })) : null,
+  );
+  const deps = served.map((t, i) => targetDeps(t, s, audit, changes[i] ?? undefined));
   const tools = opts.tools ?? [...CORE_TOOLS];
   const repos = deps.length === 1 ? deps[0]! : repoSet(deps);
-  const pool = await toolPool(s, { operator, served, tools, writeAudit, local: toolCaller(repos, tools) });
-  const { startHttpServer } = await import("../../mcp/transports/http.js");
-  const server = await startHttpServer({ served: repos, tools, ...(pool ? { callTool: pool.call } : {}), settings, logger: s.logger }).catch(async (err: unknown) => {
+  const greeting = () => changes.flatMap((c, target) => (c ? [{ target, file: null, known: c.epoch() !== null }] : []));
+  const closeChanges = () => {
+    for (const c of changes) c?.close();
+  };
+  const server = await (async () => {
+    pool = await toolPool(s, { operator, served, tools, writeAudit, local: toolCaller(repos, tools), greeting });
+    const { startHttpServer } = await import("../../mcp/transports/http.js");
+    return startHttpServer({ served: repos, tools, ...(pool ? { callTool: pool.call } : {}), settings, logger: s.logger });
+  })().catch(async (err: unknown) => {
+    closeChanges();
     await pool?.close();
     throw err;
   });
@@ -208,6 +222,7 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
   const signal = await untilSignal();
   s.logger.log("info", "shutting down", { signal });
   for (const w of watchers) w.close();
+  closeChanges();
   await server.close();
   await pool?.close();
 }
@@ -221,7 +236,14 @@ const DEFAULT_MAX_WORKERS = 8;
  */
 async function toolPool(
   s: Setup,
-  o: { operator: OperatorConfig; served: ServedTarget[]; tools: string[]; writeAudit: (rec: AuditRecord) => Promise<void>; local: ToolCaller },
+  o: {
+    operator: OperatorConfig;
+    served: ServedTarget[];
+    tools: string[];
+    writeAudit: (rec: AuditRecord) => Promise<void>;
+    local: ToolCaller;
+    greeting: () => WorkerChange[];
+  },
 ): Promise<ToolPool | null> {
   const size = o.operator.http.workers ?? Math.min(availableParallelism(), DEFAULT_MAX_WORKERS);
   if (size === 0) return null;
@@ -229,5 +251,5 @@ async function toolPool(
   const init = { storePath: s.storePath, operator: withoutHttpSecrets(o.operator), targets: o.served, tools: o.tools };
   const indexes = await Promise.all(o.served.map((t) => s.store.getReadyIndex(t.repoId)));
   const files = indexes.reduce((n, i) => n + (i?.stats?.files ?? 0), 0);
-  return ToolPool.start({ size, init, logger: s.logger, writeAudit: o.writeAudit, local: o.local, files });
+  return ToolPool.start({ size, init, logger: s.logger, writeAudit: o.writeAudit, local: o.local, files, greeting: o.greeting });
 }
