@@ -41,8 +41,15 @@ export function serveTransport(cli: string, root: string, dbPath: string): Stdio
   });
 }
 
-export async function measureServe(root: string, dbPath: string, queries: readonly BenchQuery[], warmPasses = 0, spacedCalls = 0): Promise<ServeMeasurement> {
-  const transport = serveTransport(CLI_PATH, root, dbPath);
+export async function measureServe(
+  root: string,
+  dbPath: string,
+  queries: readonly BenchQuery[],
+  warmPasses = 0,
+  spacedCalls = 0,
+  cli: string = CLI_PATH,
+): Promise<ServeMeasurement> {
+  const transport = serveTransport(cli, root, dbPath);
   let serverStderr = "";
   transport.stderr?.on("data", (c: Buffer) => (serverStderr += c.toString("utf8")));
   const client = new Client(CLIENT_INFO);

@@ -13,10 +13,10 @@ import type { Envelope } from "../src/service/envelope.js";
 import { OverlayStore } from "../src/store/overlay-store.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { RankQuery } from "../src/store/store.js";
-import { buildGoldenRepo, type BuiltRepo } from "./helpers/fixture.js";
+import { buildGoldenRepo, git, type BuiltRepo } from "./helpers/fixture.js";
 import { openClient } from "./helpers/harness.js";
 import { sha256 } from "../src/core/hash.js";
-import { currentHead } from "../src/sources/git-head.js";
+import { cachedHeadReader, currentHead } from "../src/sources/git-head.js";
 import { watchChanges, type ChangeSignal } from "../src/cli/watch.js";
 
 const PKG = "services/pricing/src/main/java/com/acme/pricing";
@@ -264,5 +264,28 @@ describe("the overlay with a watcher's count of changes", () => {
     assert.equal(whole.statuses.length, 1);
     assert.ok(!whole.statuses[0]!.includes(" -- "), whole.statuses[0]);
     await asWholeLook(whole.got);
+  });
+
+  test("HEAD is read again only after the watcher saw something move: a commit is seen at the next call", async () => {
+    let clock = 0;
+    const readHead = cachedHeadReader(repo.root, () => clock, changes);
+    await until(() => changes.epoch() !== null, "every folder watched");
+    const head = await readHead();
+    assert.equal(head, repo.commit);
+    const trace = join(dir, "head-trace.txt");
+    writeFileSync(trace, "");
+    process.env.GIT_TRACE = trace;
+    try {
+      clock += 60_000;
+      assert.equal(await readHead(), head);
+      assert.equal(readFileSync(trace, "utf8"), "", "nothing moved: no git process");
+    } finally {
+      delete process.env.GIT_TRACE;
+    }
+    const epoch = changes.epoch();
+    git(repo.root, ["commit", "-q", "--allow-empty", "-m", "a commit while serving"]);
+    await until(() => changes.epoch() !== epoch, "the commit counted");
+    assert.equal(await readHead(), git(repo.root, ["rev-parse", "HEAD"]));
+    assert.notEqual(await readHead(), head);
   });
 });

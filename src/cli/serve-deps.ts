@@ -42,7 +42,7 @@ export function targetDeps(t: ServedTarget, c: DepsContext, audit: AuditSink, ch
     logger: c.logger,
     audit,
     ...(t.local
-      ? { readHead: cachedHeadReader(t.root), overlay: overlayProvider(t.root, c.store, c.operator.repoContext.maxIndexedFileBytes, c.extractor, Date.now, changes) }
+      ? { readHead: cachedHeadReader(t.root, Date.now, changes), overlay: overlayProvider(t.root, c.store, c.operator.repoContext.maxIndexedFileBytes, c.extractor, Date.now, changes) }
       : { readHead: async () => null, workTree: false }),
   };
 }

@@ -84,7 +84,7 @@ export async function serverDeps(s: Setup, changes?: WorkTreeChangeFeed): Promis
     operator: s.operator,
     sources: s.sources,
     logger: s.logger,
-    readHead: cachedHeadReader(s.root),
+    readHead: cachedHeadReader(s.root, Date.now, changes),
     overlay: overlayProvider(s.root, s.store, s.policy.maxIndexedFileBytes, s.extractor, Date.now, changes),
     audit: createAuditSink({ store: s.store, jsonlFile: auditFile(s.storePath), preview: s.policy.auditPreview, logger: s.logger }),
   };
