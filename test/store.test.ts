@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
-import { MIGRATIONS, buildTables } from "../src/store/sqlite/migrations.js";
+import { MIGRATIONS, TRIGRAM_DF_KEPT, buildTables } from "../src/store/sqlite/migrations.js";
+import { trigramMatchExpression } from "../src/store/sqlite/content-queries.js";
 import type { FileInput, IndexMeta, RankQuery } from "../src/store/store.js";
 import { fileTerms } from "../src/core/terms.js";
 import { QueryError } from "../src/core/errors.js";
@@ -46,6 +47,39 @@ describe("SQLite store", () => {
     const rows = raw.prepare("SELECT version FROM schema_migrations").all();
     raw.close();
     assert.equal(rows.length, MIGRATIONS.length);
+  });
+
+  test("a published build keeps its common trigrams' file counts; lexical candidates ask for the rarest trigrams, and an index without the counts still answers", async () => {
+    const id = await store.beginIndex({ ...META, repoId: "acme/df" });
+    const common = Array.from({ length: TRIGRAM_DF_KEPT + 6 }, (_, i) => textFile(`src/f${String(i).padStart(3, "0")}.c`, `int common_value = ${i};\n`));
+    await store.addFiles(id, [...common, textFile("src/zz.c", "int common_value = quixotic_zebra;\n")]);
+    await store.publishIndex(id, "idx-df", STATS);
+    const raw = new Database(path);
+    const t = buildTables((raw.prepare("SELECT seq FROM repo_index WHERE id = ?").get(id) as { seq: number }).seq);
+    const kept = new Map((raw.prepare(`SELECT term, doc FROM ${t.contentDf}`).all() as { term: string; doc: number }[]).map((r) => [r.term, r.doc]));
+    assert.equal(kept.get("com"), common.length + 1);
+    assert.equal(kept.get("qui"), undefined, "a trigram of one file is rarer than the counts kept");
+    const candidates = async (fragment: string) => (await store.candidateFiles(id, { fragments: [fragment] }, 100)).files.map((f) => f.path);
+    assert.deepEqual(await candidates("common_value = quixotic"), ["src/zz.c"]);
+    assert.equal((await candidates("common_value")).length, common.length + 1);
+
+    // Rarest first: three at least, then more while their counts stay within the budget; every other one without counts.
+    const df = (g: string) => kept.get(g);
+    const terms = (e: string | null) => (e ?? "").split(" AND ").sort();
+    assert.deepEqual(terms(trigramMatchExpression(["common_value = quixotic"], df)), terms(trigramMatchExpression(["common_value = quixotic"], () => undefined)), "a small index: every trigram");
+    const rare = trigramMatchExpression(["value_quixotic"], (g) => (g.includes("q") || g.includes("x") ? 10 : 59_000));
+    // The six rare ones, then one common one still within the budget (60 + 59,000), not a second.
+    assert.equal(rare, '"_qu" AND "e_q" AND "ixo" AND "qui" AND "uix" AND "xot" AND "alu"');
+    assert.equal(trigramMatchExpression(["abcdefg"]), '"abc" AND "cde" AND "efg"');
+
+    raw.exec(`DROP TABLE ${t.contentDf}`);
+    raw.close();
+    const again = SqliteStore.open(path);
+    try {
+      assert.deepEqual((await again.candidateFiles(id, { fragments: ["common_value = quixotic"] }, 100)).files.map((f) => f.path), ["src/zz.c"]);
+    } finally {
+      await again.close();
+    }
   });
 
   test("an index built before ranking terms existed keeps answering and updating; ranking asks for a rebuild", async () => {

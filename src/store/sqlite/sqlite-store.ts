@@ -95,6 +95,7 @@ export class SqliteStore implements Store {
 
   async beginIndex(meta: IndexMeta): Promise<string> {
     this.seqs.clear();
+    this.dfs.clear();
     indexes.removeAbandonedBuilds(this.db);
     const id = randomUUID();
     indexes.insertIndex(this.db, id, meta);
@@ -159,12 +160,14 @@ export class SqliteStore implements Store {
   async publishIndex(indexId: string, indexVersion: string, stats: IndexStats): Promise<void> {
     this.endBuildTx(true);
     this.seqs.clear();
+    this.dfs.clear();
     indexes.publishIndex(this.db, indexId, indexVersion, stats);
   }
 
   async failIndex(indexId: string, error: string): Promise<void> {
     this.endBuildTx(false);
     this.seqs.clear();
+    this.dfs.clear();
     indexes.failIndex(this.db, indexId, error);
   }
 
@@ -208,9 +211,14 @@ export class SqliteStore implements Store {
   }
 
   async candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
-    const table = this.tablesOf(indexId).content;
-    return content.candidateFiles(this.db, indexId, table, this.slimFiles(indexId), query, limit);
+    const tables = this.tablesOf(indexId);
+    let df = this.dfs.get(indexId);
+    if (df === undefined) this.dfs.set(indexId, (df = content.trigramDf(this.db, tables.contentDf)));
+    return content.candidateFiles(this.db, indexId, tables.content, this.slimFiles(indexId), query, limit, df ?? undefined);
   }
+
+  /** Each index's trigram frequencies (null: built before they were kept); forgotten with `seqs`. */
+  private readonly dfs = new Map<string, content.TrigramDf | null>();
 
   async readCandidate(indexId: string, fileId: number): Promise<ContentCandidate | null> {
     return content.readCandidate(this.db, this.tablesOf(indexId).content, fileId);
