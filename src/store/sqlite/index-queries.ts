@@ -120,8 +120,8 @@ export function failIndex(db: Database.Database, indexId: string, error: string)
 export function getReadyIndex(db: Database.Database, repoId?: string): IndexRow | null {
   const rows = (
     repoId === undefined
-      ? db.prepare("SELECT * FROM repo_index WHERE status = 'ready' ORDER BY seq DESC").all()
-      : db.prepare("SELECT * FROM repo_index WHERE status = 'ready' AND repo_id = ? ORDER BY seq DESC").all(repoId)
+      ? stmt(db, "SELECT * FROM repo_index WHERE status = 'ready' ORDER BY seq DESC").all()
+      : stmt(db, "SELECT * FROM repo_index WHERE status = 'ready' AND repo_id = ? ORDER BY seq DESC").all(repoId)
   ) as IndexDbRow[];
   if (rows.length === 0) return null;
   if (repoId === undefined && new Set(rows.map((r) => r.repo_id)).size > 1) return null;

@@ -4,6 +4,7 @@ import { REFERENCE_COLUMNS, SYMBOL_COLUMNS, referenceRowOf, symbolRowOf, type Re
 import type { ReferenceQuery, ReferenceRow, SymbolQuery, SymbolRow } from "../store.js";
 import { ROW_ID_STRIDE, type BuildTables } from "./migrations.js";
 import { FILE_COLUMNS, SQLITE_VALUES, prefixUpperBound, type SqliteTypes } from "./rows.js";
+import { stmt } from "./statements.js";
 
 /** Prepared inserts for one build's symbol and reference tables; call inside the caller's transaction. */
 export function insertExtraction(db: Database.Database, t: BuildTables): (fileId: number, e: Extraction) => void {
@@ -88,8 +89,7 @@ export function findSymbols(db: Database.Database, t: BuildTables, indexId: stri
   // sorting every symbol; a path prefix narrows it to that prefix's id range.
   const byName = q.name !== undefined || q.namePrefix !== undefined || q.path !== undefined;
   if (!byName && q.pathPrefix) {
-    const r = db
-      .prepare("SELECT MIN(id) AS lo, MAX(id) AS hi FROM repo_file WHERE repo_index_id = ? AND path >= ? AND path < ?")
+    const r = stmt(db, "SELECT MIN(id) AS lo, MAX(id) AS hi FROM repo_file WHERE repo_index_id = ? AND path >= ? AND path < ?")
       .get(indexId, q.pathPrefix, prefixUpperBound(q.pathPrefix)) as { lo: number | null; hi: number | null };
     clauses.push("s.id BETWEEN ? AND ?");
     params.push((r.lo ?? 0) * ROW_ID_STRIDE, r.hi === null ? -1 : (r.hi + 1) * ROW_ID_STRIDE - 1);
@@ -99,13 +99,13 @@ export function findSymbols(db: Database.Database, t: BuildTables, indexId: stri
   // symbol of the name (`ioctl` under fs/: 30 ms on the kernel instead of 0.3). A file path goes the other way.
   const from = q.path !== undefined ? `${t.symbols} s JOIN repo_file f ON f.id = s.file_id` : `${t.symbols} s CROSS JOIN repo_file f ON f.id = s.file_id`;
   const order = byName ? "f.path, s.start_line, s.id" : "s.id";
-  const rows = db
-    .prepare(
-      `SELECT ${FILE_COLUMNS}, ${SYMBOL_COLUMNS}
+  // Prepared once per shape (a search asks for definitions and enclosing symbols on every call).
+  const rows = stmt(
+    db,
+    `SELECT ${FILE_COLUMNS}, ${SYMBOL_COLUMNS}
        FROM ${from}
        WHERE ${clauses.join(" AND ")} ORDER BY ${order} LIMIT ?`,
-    )
-    .all(...params, q.limit) as SymbolDbRow<SqliteTypes>[];
+  ).all(...params, q.limit) as SymbolDbRow<SqliteTypes>[];
   return rows.map((r) => symbolRowOf(r, SQLITE_VALUES));
 }
 
@@ -117,13 +117,12 @@ export function findReferences(db: Database.Database, t: BuildTables, indexId: s
   const clauses = ["r.name = ?", "f.repo_index_id = ?"];
   const params: unknown[] = [q.name, indexId];
   filters(clauses, params, q, "r.kind");
-  const rows = db
-    .prepare(
-      `SELECT ${FILE_COLUMNS}, ${REFERENCE_COLUMNS}
+  const rows = stmt(
+    db,
+    `SELECT ${FILE_COLUMNS}, ${REFERENCE_COLUMNS}
        FROM ${t.references} r JOIN repo_file f ON f.id = r.file_id LEFT JOIN ${t.symbols} e ON e.id = r.enclosing_id
        WHERE ${clauses.join(" AND ")} ORDER BY r.id LIMIT ?`,
-    )
-    .all(...params, q.limit) as ReferenceDbRow<SqliteTypes>[];
+  ).all(...params, q.limit) as ReferenceDbRow<SqliteTypes>[];
   return rows.map((r) => referenceRowOf(r, SQLITE_VALUES));
 }
 
