@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
-import { MIGRATIONS, TRIGRAM_DF_KEPT, buildTables } from "../src/store/sqlite/migrations.js";
+import { MIGRATIONS, TRIGRAM_DF_KEPT, TRIGRAM_DF_MIN_FILES, buildTables } from "../src/store/sqlite/migrations.js";
 import { trigramMatchExpression } from "../src/store/sqlite/content-queries.js";
 import type { FileInput, IndexMeta, RankQuery } from "../src/store/store.js";
 import { fileTerms } from "../src/core/terms.js";
@@ -52,7 +52,9 @@ describe("SQLite store", () => {
   test("a published build keeps its common trigrams' file counts; lexical candidates ask for the rarest trigrams, and an index without the counts still answers", async () => {
     const id = await store.beginIndex({ ...META, repoId: "acme/df" });
     const common = Array.from({ length: TRIGRAM_DF_KEPT + 6 }, (_, i) => textFile(`src/f${String(i).padStart(3, "0")}.c`, `int common_value = ${i};\n`));
-    await store.addFiles(id, [...common, textFile("src/zz.c", "int common_value = quixotic_zebra;\n")]);
+    // Enough files for counts to be kept (TRIGRAM_DF_MIN_FILES), most of them sharing no trigram with the rest.
+    const others = Array.from({ length: TRIGRAM_DF_MIN_FILES }, (_, i) => textFile(`t/g${String(i).padStart(5, "0")}.txt`, `${i.toString(36)}\n`));
+    await store.addFiles(id, [...common, textFile("src/zz.c", "int common_value = quixotic_zebra;\n"), ...others]);
     await store.publishIndex(id, "idx-df", STATS);
     const raw = new Database(path);
     const t = buildTables((raw.prepare("SELECT seq FROM repo_index WHERE id = ?").get(id) as { seq: number }).seq);
@@ -80,6 +82,17 @@ describe("SQLite store", () => {
     } finally {
       await again.close();
     }
+  });
+
+  test("a small build keeps no trigram counts, and its candidates are those of every other trigram", async () => {
+    const id = await store.beginIndex({ ...META, repoId: "acme/small" });
+    await store.addFiles(id, [textFile("a.c", "int quixotic_zebra;\n"), textFile("b.c", "int quixotic;\n")]);
+    await store.publishIndex(id, "idx-small", STATS);
+    const raw = new Database(path, { readonly: true });
+    const t = buildTables((raw.prepare("SELECT seq FROM repo_index WHERE id = ?").get(id) as { seq: number }).seq);
+    assert.equal(raw.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(t.contentDf), undefined);
+    raw.close();
+    assert.deepEqual((await store.candidateFiles(id, { fragments: ["quixotic_zebra"] }, 10)).files.map((f) => f.path), ["a.c"]);
   });
 
   test("an index built before ranking terms existed keeps answering and updating; ranking asks for a rebuild", async () => {

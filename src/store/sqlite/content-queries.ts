@@ -54,8 +54,8 @@ function rarestTrigrams(fragment: string, df: TrigramDf): string[] {
 /**
  * An FTS5 query that needs trigrams covering every fragment: answered from the index alone (no content is read),
  * so it is a superset of the files containing the fragments; callers verify on the text. Null: no usable fragment.
- * With `df` (the index's trigram frequencies) the rarest trigrams of each fragment are asked; without (an index
- * built before they were kept), every other trigram plus the last: half the terms (each costs a doclist merge on
+ * With `df` (the index's trigram frequencies) the rarest trigrams of each fragment are asked; without (a small
+ * index, or one built before they were kept), every other trigram plus the last: half the terms (each costs a doclist merge on
  * large repositories) for nearly the selectivity of all of them.
  */
 export function trigramMatchExpression(fragments: string[], df?: TrigramDf): string | null {
@@ -68,7 +68,7 @@ export function trigramMatchExpression(fragments: string[], df?: TrigramDf): str
 /** Trigrams looked up at most, per index, before the lookups' cache starts again. */
 const DF_CACHE_MAX = 50_000;
 
-/** An index's trigram frequencies (see TRIGRAM_DF_KEPT), each looked up once; null for an index built before they were kept. */
+/** An index's trigram frequencies (see TRIGRAM_DF_KEPT), each looked up once; null when it keeps none (small, or built before). */
 export function trigramDf(db: Database.Database, table: string): TrigramDf | null {
   if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) === undefined) return null;
   const get = db.prepare(`SELECT doc FROM ${table} WHERE term = ?`).pluck();

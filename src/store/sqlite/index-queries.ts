@@ -80,7 +80,8 @@ export function publishIndex(db: Database.Database, indexId: string, indexVersio
   const older = db
     .prepare("SELECT * FROM repo_index WHERE repo_id = ? AND id <> ? AND status IN ('ready', 'failed', 'superseded')")
     .all(index.repo_id, indexId) as IndexDbRow[];
-  db.exec(createBuildIndexesSql(index.seq));
+  const files = stmt(db, "SELECT COUNT(*) FROM repo_file WHERE repo_index_id = ? AND skip_reason IS NULL").pluck().get(indexId) as number;
+  db.exec(createBuildIndexesSql(index.seq, files));
   db.transaction(() => {
     db
       .prepare("UPDATE repo_index SET status = 'ready', index_version = ?, finished_at = ?, stats_json = ? WHERE id = ?")

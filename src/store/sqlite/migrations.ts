@@ -268,6 +268,12 @@ export function createBuildTablesSql(seq: number): string {
  */
 export const TRIGRAM_DF_KEPT = 64;
 
+/**
+ * Builds of fewer indexed files keep no counts: every fragment's trigrams cost little there (a file-level AND of a
+ * few hundred entries), and counting them was ~30 ms of a 600-file build, which a first index waits through.
+ */
+export const TRIGRAM_DF_MIN_FILES = 2000;
+
 /** Symbol and reference ids: see ROW_ID_STRIDE. */
 export { ROW_ID_STRIDE } from "../row-rules.js";
 
@@ -277,20 +283,24 @@ export { ROW_ID_STRIDE } from "../row-rules.js";
  * Extractor and confidence live on the file row, and a reference's enclosing symbol is the symbol's id: on the
  * Linux kernel (12M references) per-row copies of those strings cost more than the rest of the row. Then each
  * full-text index is merged into one segment (a build writes many, and a term read from many segments costs every
- * search: on the kernel the merge takes ~6 s of a 250 s build and 1.5 ms off each lexical search's ~11). Last, the
- * common trigrams' document frequencies are counted (TRIGRAM_DF_KEPT).
+ * search: on the kernel the merge takes ~6 s of a 250 s build and 1.5 ms off each lexical search's ~11). Last, a
+ * build of `files` indexed files or more (TRIGRAM_DF_MIN_FILES) counts its common trigrams' files (TRIGRAM_DF_KEPT).
  */
-export function createBuildIndexesSql(seq: number): string {
+export function createBuildIndexesSql(seq: number, files: number): string {
   const t = buildTables(seq);
+  const counts =
+    files < TRIGRAM_DF_MIN_FILES
+      ? ""
+      : `CREATE VIRTUAL TABLE temp.vocab_${seq} USING fts5vocab(main, ${t.content}, 'row');
+    CREATE TABLE ${t.contentDf} (term TEXT PRIMARY KEY, doc INTEGER NOT NULL) WITHOUT ROWID;
+    INSERT INTO ${t.contentDf} SELECT term, doc FROM temp.vocab_${seq} WHERE doc >= ${TRIGRAM_DF_KEPT};
+    DROP TABLE temp.vocab_${seq};`;
   return `
     CREATE INDEX ${t.symbols}_name ON ${t.symbols} (name COLLATE NOCASE);
     CREATE INDEX ${t.references}_name ON ${t.references} (name);
     INSERT INTO ${t.content} (${t.content}) VALUES ('optimize');
     INSERT INTO ${t.terms} (${t.terms}) VALUES ('optimize');
-    CREATE VIRTUAL TABLE temp.vocab_${seq} USING fts5vocab(main, ${t.content}, 'row');
-    CREATE TABLE ${t.contentDf} (term TEXT PRIMARY KEY, doc INTEGER NOT NULL) WITHOUT ROWID;
-    INSERT INTO ${t.contentDf} SELECT term, doc FROM temp.vocab_${seq} WHERE doc >= ${TRIGRAM_DF_KEPT};
-    DROP TABLE temp.vocab_${seq};
+    ${counts}
   `;
 }
 
