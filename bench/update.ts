@@ -13,7 +13,8 @@
  * server's RSS after the runs. The first edit of each server is reported apart (it compiles the parser's queries).
  * `--overlay`: per run and file the same edit, then `search_code` (lexical) at once and again until it finds the
  * token from the overlay (warning `working_tree_overlay`); the clock runs from the save to that answer. Then the
- * restore, until the token is gone. Printed: the medians and worst, and the calls it took.
+ * restore, until the token is gone. Printed: the medians and worst, and the calls it took. With `--pause MS` the
+ * first call comes MS after the save (an agent reading), and the clock runs from that call.
  * The corpus is left as it was found.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -31,7 +32,7 @@ const TARGET_MS = 200;
 const WAIT_MS = 600_000;
 
 const { values } = parseArgs({
-  options: { root: { type: "string" }, store: { type: "string" }, file: { type: "string", multiple: true }, runs: { type: "string", default: "5" }, "cpu-prof": { type: "string" }, cli: { type: "string" }, overlay: { type: "boolean", default: false } },
+  options: { root: { type: "string" }, store: { type: "string" }, file: { type: "string", multiple: true }, runs: { type: "string", default: "5" }, "cpu-prof": { type: "string" }, cli: { type: "string" }, overlay: { type: "boolean", default: false }, pause: { type: "string", default: "0" } },
 });
 if (!values.root || !values.store) throw new Error("give --root DIR and --store DB (a store with a ready index of DIR)");
 const root = resolve(values.root);
@@ -126,10 +127,16 @@ async function overlayMain(): Promise<void> {
     const env = r.structuredContent as { warnings?: { code: string }[]; data?: { results?: { path: string }[] } };
     return (env.data?.results ?? []).some((h) => h.path === path) && (env.warnings ?? []).some((w) => w.code === "working_tree_overlay");
   };
-  /** Saves `bytes`, then asks until the answer is `want`: the time from the save and the calls it took. */
+  const pause = Number(values.pause);
+  /**
+   * Saves `bytes`, waits `--pause` ms (an agent reading before its next call), then asks until the answer is
+   * `want`: the time from the first call (from the save, without a pause) and the calls it took.
+   */
   const until = async (path: string, bytes: Buffer, token: string, want: boolean): Promise<{ ms: number; calls: number }> => {
-    const startedAt = performance.now();
+    const savedAt = performance.now();
     writeFileSync(resolve(root, path), bytes);
+    if (pause > 0) await new Promise((r) => setTimeout(r, pause));
+    const startedAt = pause > 0 ? performance.now() : savedAt;
     for (let calls = 1; ; calls++) {
       if ((await has(token, path)) === want) return { ms: performance.now() - startedAt, calls };
       if (performance.now() - startedAt > WAIT_MS) throw new Error(`${path}: not seen within ${WAIT_MS} ms`);
@@ -170,7 +177,7 @@ async function overlayMain(): Promise<void> {
     const mem = procMemory(pid);
     console.log(`serve (no --watch: the working-tree overlay) of ${root} (store ${store}) by ${cli}, load ${load.toFixed(2)} at start`);
     console.log("");
-    console.log("| file | change | saved → answered from the overlay | calls | target |");
+    console.log(`| file | change | ${pause > 0 ? `first call ${pause} ms after the save → answered` : "saved → answered from the overlay"} | calls | target |`);
     console.log("|---|---|---|---|---|");
     for (const r of rows) console.log(r);
     console.log("");

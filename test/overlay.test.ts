@@ -209,11 +209,13 @@ describe("the overlay with a watcher's count of changes", () => {
     await until(() => changes.epoch() !== null, "every folder watched");
     await overlay(index);
     const trace = join(dir, "git-trace.txt");
-    /** The overlay's answer, with the git commands it ran. */
-    const traced = async () => {
+    /** The git status commands run while `changed` changes the work tree and the overlay is then asked (looks may start before the call). */
+    const traced = async (change: () => void, named: () => boolean) => {
       writeFileSync(trace, "");
       process.env.GIT_TRACE = trace;
       try {
+        change();
+        await until(named, "each change named");
         const got = await overlay(index);
         return { got, statuses: readFileSync(trace, "utf8").split("\n").filter((l) => / git (-c \S+ )?status /.test(l)) };
       } finally {
@@ -229,16 +231,20 @@ describe("the overlay with a watcher's count of changes", () => {
 
     const since = changes.epoch()!;
     const routes = `${PKG}/http`;
-    writeFileSync(join(repo.root, NEW_FILE), "package com.acme.pricing;\n\nclass QuoteAudit {}\n");
-    writeFileSync(join(repo.root, PKG, "debug.log"), "a log git ignores\n");
     const batch = readFileSync(join(repo.root, BATCH));
-    unlinkSync(join(repo.root, BATCH));
-    renameSync(join(repo.root, routes), join(repo.root, `${PKG}/routes`));
     const named = [NEW_FILE, BATCH, routes, `${PKG}/routes`];
-    await until(() => named.every((p) => changes.changedSince(since)?.includes(p)), "each change named");
-    const { got, statuses } = await traced();
-    assert.equal(statuses.length, 1, statuses.join("\n"));
-    assert.ok(statuses[0]!.includes(" -- ") && statuses[0]!.includes(`:(literal)${NEW_FILE}`), "git status of the named paths alone");
+    const { got, statuses } = await traced(
+      () => {
+        writeFileSync(join(repo.root, NEW_FILE), "package com.acme.pricing;\n\nclass QuoteAudit {}\n");
+        writeFileSync(join(repo.root, PKG, "debug.log"), "a log git ignores\n");
+        unlinkSync(join(repo.root, BATCH));
+        renameSync(join(repo.root, routes), join(repo.root, `${PKG}/routes`));
+      },
+      () => named.every((p) => changes.changedSince(since)?.includes(p)),
+    );
+    assert.ok(statuses.length > 0, "git was asked");
+    for (const l of statuses) assert.ok(l.includes(" -- ") && !l.includes(`:(literal)${SERVICE}`), `git status of the named paths alone: ${l}`);
+    assert.ok(statuses.some((l) => l.includes(`:(literal)${NEW_FILE}`)));
     assert.ok(got.changed.has(NEW_FILE) && got.changed.has(`${PKG}/routes/QuoteRoutes.java`));
     // Gone from the work tree but still in git's index: a row without text, as a build lists it.
     for (const gone of [BATCH, `${routes}/QuoteRoutes.java`]) assert.equal(got.changed.get(gone)?.row.skipReason, "unreadable", gone);
@@ -247,23 +253,50 @@ describe("the overlay with a watcher's count of changes", () => {
 
     // Put back as it was: the overlay drops what is the indexed text again.
     const at = changes.epoch()!;
-    renameSync(join(repo.root, `${PKG}/routes`), join(repo.root, routes));
-    unlinkSync(join(repo.root, NEW_FILE));
-    writeFileSync(join(repo.root, BATCH), batch);
-    await until(() => [NEW_FILE, BATCH, routes].every((p) => changes.changedSince(at)?.includes(p)), "each change named");
-    const back = await traced();
+    const back = await traced(
+      () => {
+        renameSync(join(repo.root, `${PKG}/routes`), join(repo.root, routes));
+        unlinkSync(join(repo.root, NEW_FILE));
+        writeFileSync(join(repo.root, BATCH), batch);
+      },
+      () => [NEW_FILE, BATCH, routes].every((p) => changes.changedSince(at)?.includes(p)),
+    );
     for (const p of [NEW_FILE, BATCH, `${routes}/QuoteRoutes.java`, `${PKG}/routes/QuoteRoutes.java`]) assert.ok(!back.got.changed.has(p), p);
     assert.ok(existsSync(join(repo.root, routes, "QuoteRoutes.java")));
     await asWholeLook(back.got);
 
     // A changed ignore file can move any path: a whole look.
     const last = changes.epoch()!;
-    appendFileSync(join(repo.root, ".gitignore"), "*.tmp\n");
-    await until(() => changes.changedSince(last)?.includes(".gitignore") === true, "the ignore file named");
-    const whole = await traced();
-    assert.equal(whole.statuses.length, 1);
-    assert.ok(!whole.statuses[0]!.includes(" -- "), whole.statuses[0]);
+    const whole = await traced(
+      () => appendFileSync(join(repo.root, ".gitignore"), "*.tmp\n"),
+      () => changes.changedSince(last)?.includes(".gitignore") === true,
+    );
+    assert.ok(whole.statuses.length > 0 && whole.statuses.every((l) => !l.includes(" -- ")), whole.statuses.join("\n"));
     await asWholeLook(whole.got);
+  });
+
+  test("an edit is looked at once it settles, before the next call: that call asks git nothing", async () => {
+    const overlay = overlayProvider(repo.root, store, 1 << 20, lazyExtractor(), () => 0, changes);
+    const index = (await store.getReadyIndex())!;
+    await until(() => changes.epoch() !== null, "every folder watched");
+    await overlay(index);
+    const path = `${PKG}/QuoteCache.java`;
+    const edited = `${readFileSync(join(repo.root, path), "utf8")}\n// saved while the agent reads\n`;
+    const epoch = changes.epoch();
+    writeFileSync(join(repo.root, path), edited);
+    await until(() => changes.epoch() !== epoch, "the edit counted");
+    // Time for the look ahead (25 ms of quiet, then git and the parser) to finish; the call then only reads it.
+    await new Promise((r) => setTimeout(r, 1500));
+    const trace = join(dir, "ahead-trace.txt");
+    writeFileSync(trace, "");
+    process.env.GIT_TRACE = trace;
+    try {
+      const got = await overlay(index);
+      assert.equal(got.changed.get(path)?.content, edited);
+      assert.equal(readFileSync(trace, "utf8"), "", "the call ran no git process");
+    } finally {
+      delete process.env.GIT_TRACE;
+    }
   });
 
   test("HEAD is read again only after the watcher saw something move: a commit is seen at the next call", async () => {

@@ -79,6 +79,7 @@ export class ChangeLog implements WorkTreeChangeFeed {
   private known = false;
   /** Each named path with the count of its last change. */
   private readonly named = new Map<string, number>();
+  private readonly listeners: (() => void)[] = [];
 
   /** One change (a path, or null when unnamed), and whether every folder is watched after it. */
   saw(file: string | null, known: boolean): void {
@@ -88,6 +89,11 @@ export class ChangeLog implements WorkTreeChangeFeed {
       this.unknownAt = this.count;
     } else this.named.set(file, this.count);
     this.known = known;
+    for (const listener of this.listeners) listener();
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   epoch(): number | null {
@@ -109,6 +115,7 @@ export interface ChangeSignal extends WorkTreeChangeFeed {
    * cannot be told: something unnamed or inside `.git` moved since, or more paths than are kept.
    */
   changedSince(epoch: number): string[] | null;
+  onChange(listener: () => void): void;
   close(): void;
 }
 
@@ -135,6 +142,7 @@ export function watchChanges(root: string, opts: RelevantOptions, listen?: (file
   return {
     epoch: () => (watcher.complete() ? log.epoch() : null),
     changedSince: (since) => (watcher.complete() ? log.changedSince(since) : null),
+    onChange: (listener) => log.onChange(listener),
     close: () => watcher.close(),
   };
 }

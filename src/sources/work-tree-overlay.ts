@@ -114,13 +114,22 @@ export interface WorkTreeChangeFeed {
   epoch(): number | null;
   /** Paths or folders changed after an earlier `epoch()`; null when that cannot be told. */
   changedSince(epoch: number): string[] | null;
+  /** Calls `listener` after each change it counts. */
+  onChange?(listener: () => void): void;
 }
+
+/**
+ * Quiet time after a change before the overlay looks at it unasked: an editor's save is a burst of events within
+ * milliseconds, and an agent's next call comes later than this, so the look is ready (or under way) when it does.
+ */
+const LOOK_AHEAD_MS = 25;
 
 /**
  * A per-server cache of the current overlay, rebuilt when the index changed, or when it is older than the TTL and
  * the work tree may have moved. With a watcher's `changes`, the cached overlay holds however old it is while
- * nothing moved, and after a few named changes git is asked about those paths alone (`git status -- <paths>`)
- * instead of a whole `git status` per call a second apart.
+ * nothing moved; after a few named changes git is asked about those paths alone (`git status -- <paths>`)
+ * instead of a whole `git status` per call a second apart, and that look starts once the changes settle, before
+ * the next call asks.
  */
 export function overlayProvider(
   root: string,
@@ -132,10 +141,11 @@ export function overlayProvider(
 ) {
   type Look = { at: number; key: string; epoch: number | null; value: Promise<OverlayState> };
   let cached: Look | null = null;
-  return async (index: IndexRow): Promise<WorkingTreeOverlay> => {
-    // Events already queued (an edit saved just before this call) are counted first.
-    if (changes) await new Promise((r) => setImmediate(r));
-    const epoch = changes?.epoch() ?? null;
+  /** The index the last call asked about: what a look ahead of the next call is for. */
+  let lastIndex: IndexRow | null = null;
+
+  /** The look for `index` as things stand at `epoch`: the cached one, or a new one (remembered). */
+  const lookFor = (index: IndexRow, epoch: number | null): Look => {
     const t = now();
     const key = `${index.id}@${index.indexVersion ?? ""}`;
     const whole = () => wholeLook(root, store, index, maxFileBytes, extractor);
@@ -148,19 +158,37 @@ export function overlayProvider(
       cached = entry;
       return entry;
     };
-    let look = cached;
-    if (!look || look.key !== key) look = remember(whole());
-    else if (epoch !== null && look.epoch !== null) {
-      if (look.epoch !== epoch) {
-        const named = changes!.changedSince(look.epoch);
-        const previous = look.value;
-        const after = async (): Promise<OverlayState> => {
-          const before = named && (await previous.catch(() => null));
-          return (before && (await namedLook(root, store, index, maxFileBytes, extractor, before, named))) || whole();
-        };
-        look = remember(after());
-      }
-    } else if (t - look.at > OVERLAY_TTL_MS) look = remember(whole());
-    return (await look.value).overlay;
+    const look = cached;
+    if (!look || look.key !== key) return remember(whole());
+    if (epoch !== null && look.epoch !== null) {
+      if (look.epoch === epoch) return look;
+      const named = changes!.changedSince(look.epoch);
+      const previous = look.value;
+      const after = async (): Promise<OverlayState> => {
+        const before = named && (await previous.catch(() => null));
+        return (before && (await namedLook(root, store, index, maxFileBytes, extractor, before, named))) || whole();
+      };
+      return remember(after());
+    }
+    return t - look.at > OVERLAY_TTL_MS ? remember(whole()) : look;
+  };
+
+  let ahead: NodeJS.Timeout | null = null;
+  changes?.onChange?.(() => {
+    if (ahead || !lastIndex) return;
+    ahead = setTimeout(() => {
+      ahead = null;
+      const epoch = changes.epoch();
+      // Only what the watcher can name is looked at ahead; without it, the next call decides.
+      if (lastIndex && epoch !== null && cached?.epoch != null) lookFor(lastIndex, epoch);
+    }, LOOK_AHEAD_MS);
+    ahead.unref();
+  });
+
+  return async (index: IndexRow): Promise<WorkingTreeOverlay> => {
+    // Events already queued (an edit saved just before this call) are counted first.
+    if (changes) await new Promise((r) => setImmediate(r));
+    lastIndex = index;
+    return (await lookFor(index, changes?.epoch() ?? null).value).overlay;
   };
 }
