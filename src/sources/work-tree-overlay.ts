@@ -68,10 +68,16 @@ function under(path: string, named: readonly string[]): boolean {
   return named.some((n) => path === n || path.startsWith(`${n}/`));
 }
 
+/** Files whose change can change what git reports for other paths: ignore rules, and attributes (line endings, filters). */
+function movesOtherPaths(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return name === ".gitignore" || name === ".gitattributes";
+}
+
 /**
  * A look after a few named changes (`changed`: paths or folders, none inside `.git`): git is asked about those
- * alone, and everything else keeps what the previous look found. A changed ignore file can move any path, so it
- * takes a whole look.
+ * alone, and everything else keeps what the previous look found. A changed ignore or attributes file can move any
+ * path, so it takes a whole look.
  */
 async function namedLook(
   root: string,
@@ -82,7 +88,7 @@ async function namedLook(
   previous: OverlayState,
   changed: string[],
 ): Promise<OverlayState | null> {
-  if (previous.full || changed.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"))) return null;
+  if (previous.full || changed.some(movesOtherPaths)) return null;
   if (changed.length === 0) return previous;
   const status = await gitStatusPaths(root, changed);
   if (status === null) return null;
