@@ -31,11 +31,14 @@ export interface ServeMeasurement {
   errors: string[];
 }
 
-/** `repoctx serve` of the given built CLI over stdio, quiet, on a ready store; stderr piped for error reports. */
-export function serveTransport(cli: string, root: string, dbPath: string): StdioClientTransport {
+/**
+ * `repoctx serve` of the given built CLI over stdio, quiet, on a ready store; stderr piped for error reports.
+ * `extra.node`: flags for node (a CPU profile); `extra.serve`: more options of `serve` (`--watch`, a log format).
+ */
+export function serveTransport(cli: string, root: string, dbPath: string, extra: { node?: string[]; serve?: string[] } = {}): StdioClientTransport {
   return new StdioClientTransport({
     command: process.execPath,
-    args: [cli, "serve", "--repo", root, "--store", dbPath, "--quiet"],
+    args: [...(extra.node ?? []), cli, "serve", "--repo", root, "--store", dbPath, "--quiet", ...(extra.serve ?? [])],
     env: { ...process.env } as Record<string, string>,
     stderr: "pipe",
   });

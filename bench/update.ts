@@ -23,7 +23,8 @@ import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { serveTransport } from "./measure-serve.js";
 import { CLI_PATH } from "./dist.js";
 import { fmtBytes, fmtMs, median, procMemory } from "./stats.js";
 
@@ -93,30 +94,17 @@ interface Sample {
   how: string;
 }
 
-function serveTransport(watch: boolean): StdioClientTransport {
-  return new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      ...(values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", resolve(values["cpu-prof"])] : []),
-      cli,
-      "serve",
-      ...(watch ? ["--watch"] : []),
-      "--quiet",
-      "--log-format",
-      "json",
-      "--repo",
-      root,
-      "--store",
-      store,
-    ],
-    env: { ...process.env } as Record<string, string>,
-    stderr: "pipe",
+/** The server under test, with JSON logs on stderr (the published updates are read there). */
+function serverTransport(watch: boolean): StdioClientTransport {
+  return serveTransport(cli, root, store, {
+    node: values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", resolve(values["cpu-prof"])] : [],
+    serve: [...(watch ? ["--watch"] : []), "--log-format", "json"],
   });
 }
 
 /** A saved edit to the answers of `serve` without `--watch`: the overlay's look at the next call. */
 async function overlayMain(): Promise<void> {
-  const transport = serveTransport(false);
+  const transport = serverTransport(false);
   const client = new Client({ name: "repoctx-bench-update", version: "0" });
   await client.connect(transport);
   const pid = transport.pid!;
@@ -189,7 +177,7 @@ async function overlayMain(): Promise<void> {
 
 async function main(): Promise<void> {
   if (values.overlay) return overlayMain();
-  const transport = serveTransport(true);
+  const transport = serverTransport(true);
   const log = new UpdateLog();
   transport.stderr?.on("data", (c: Buffer) => log.feed(c));
   const client = new Client({ name: "repoctx-bench-update", version: "0" });

@@ -1,5 +1,5 @@
 import { relative, sep } from "node:path";
-import { runGit } from "../indexer/git.js";
+import { insideGit, runGit } from "../indexer/git.js";
 import { watchTree, type TreeWatch } from "./watch-tree.js";
 import type { Logger } from "../core/log.js";
 import type { WorkTreeChangeFeed } from "../sources/work-tree-overlay.js";
@@ -106,16 +106,11 @@ export class ChangeLog implements WorkTreeChangeFeed {
   }
 }
 
-/** A count of the work tree's changes: the same while nothing moved; null while that cannot be told. */
-export interface ChangeSignal extends WorkTreeChangeFeed {
-  /** Null until every folder is watched, or once one could not be. */
-  epoch(): number | null;
-  /**
-   * The work-tree paths (files or folders) seen changing after `epoch` (an earlier `epoch()`), or null when that
-   * cannot be told: something unnamed or inside `.git` moved since, or more paths than are kept.
-   */
-  changedSince(epoch: number): string[] | null;
-  onChange(listener: () => void): void;
+/**
+ * A watcher's count of the work tree's changes and the paths behind them: `epoch()` is null until every folder is
+ * watched, or once one could not be; `changedSince` is null after something unnamed or inside `.git` moved.
+ */
+export interface ChangeSignal extends Required<WorkTreeChangeFeed> {
   close(): void;
 }
 
@@ -145,10 +140,6 @@ export function watchChanges(root: string, opts: RelevantOptions, listen?: (file
     onChange: (listener) => log.onChange(listener),
     close: () => watcher.close(),
   };
-}
-
-function insideGit(file: string): boolean {
-  return file === ".git" || file.startsWith(".git/");
 }
 
 /**

@@ -60,6 +60,11 @@ export async function gitTextOrNull(cwd: string, args: readonly string[], values
   }
 }
 
+/** A path inside git's own folder (a moved HEAD or branch, git's bookkeeping), not a work-tree file. */
+export function insideGit(path: string): boolean {
+  return path === ".git" || path.startsWith(".git/");
+}
+
 export async function isGitWorkTree(dir: string): Promise<boolean> {
   return (await gitTextOrNull(dir, ["rev-parse", "--is-inside-work-tree"])) === "true";
 }

@@ -5,7 +5,7 @@ import type { RepoKnowledge } from "../core/knowledge.js";
 import type { IndexOptions, IndexResult } from "./pipeline.js";
 import { analyzeFile } from "./analyze.js";
 import { candidatePaths, readChanges, type WorkTreeChanges } from "./changes.js";
-import { gitStatusPaths } from "./git.js";
+import { gitStatusPaths, insideGit } from "./git.js";
 import { IndexVersion } from "./index-version.js";
 import type { InventoryOptions } from "./inventory.js";
 import { KnowledgeCollector, changesKnowledge, knowledgeReadsText } from "./knowledge/stage.js";
@@ -17,11 +17,6 @@ import { ExtractionPool } from "./symbols/pool.js";
 
 /** Files an in-place update handles at most; more changes take a full (incremental) build. */
 const MAX_DELTA_FILES = 1000;
-
-/** A path inside git's own folder: a moved HEAD or branch, which only a full look at git answers. */
-function insideGit(path: string): boolean {
-  return path === ".git" || path.startsWith(".git/");
-}
 
 /** What the update starts from: git's answer for the work tree, the repository facts, the ready index. */
 /** git's status of a work tree and its repository facts, read together (`root`: the real path they were read at). */

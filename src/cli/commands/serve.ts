@@ -64,7 +64,7 @@ function watchIndexed(s: Setup): RepositoryWatcher {
   const watcher = watchRepository(s.root, {
     logger: s.logger,
     // The store folder (its file and audit copy) may lie inside the work tree: its writes are not changes.
-    ignore: s.storeDir ? [s.storeDir] : [],
+    ignore: storeIgnored(s),
     rebuild: async (changed) => {
       const { updater: u, build } = await warm();
       const updated = await u.update(changed);
@@ -98,7 +98,7 @@ export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
   const repoId = await ensureIndexed(s, opts);
   // The work tree's changes, counted and named: a call after a quiet spell skips the overlay's `git status`, and one
   // after an edit asks git about the edited paths alone.
-  const changes = watchChanges(s.root, { logger: s.logger, ignore: s.storeDir ? [s.storeDir] : [] });
+  const changes = watchChanges(s.root, { logger: s.logger, ignore: storeIgnored(s) });
   const server = createServer(await serverDeps(s, changes), opts.tools ?? [...CORE_TOOLS]);
   const { closed } = await connectStdio(server, s.logger);
   // One line on every start, warm or not: a server that says nothing looks hung.
@@ -117,6 +117,11 @@ export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
   watcher?.close();
   changes.close();
   await server.close();
+}
+
+/** The store's folder, when it has one: its writes (and the audit file's) are no change to the work tree. */
+function storeIgnored(s: Setup): string[] {
+  return s.storeDir ? [s.storeDir] : [];
 }
 
 function isDirectory(path: string): boolean {
@@ -200,7 +205,7 @@ export async function runServeHttp(base: Setup, opts: ServeHttpOptions): Promise
   // the overlay's `git status`, an edit is asked about alone.
   let pool = null as ToolPool | null;
   const changes = served.map((t, target) =>
-    t.local ? watchChanges(t.root, { logger: s.logger, ignore: s.storeDir ? [s.storeDir] : [] }, (file, known) => pool?.broadcast({ target, file, known })) : null,
+    t.local ? watchChanges(t.root, { logger: s.logger, ignore: storeIgnored(s) }, (file, known) => pool?.broadcast({ target, file, known })) : null,
   );
   const deps = served.map((t, i) => targetDeps(t, s, audit, changes[i] ?? undefined));
   const tools = opts.tools ?? [...CORE_TOOLS];

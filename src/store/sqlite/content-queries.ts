@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { CandidateFile, CandidateQuery, ContentCandidate } from "../store.js";
 import { FILE_COLUMNS, prefixUpperBound, toFileRow, type FileDbRow } from "./rows.js";
-import { stmt } from "./statements.js";
+import { stmt, tableExists } from "./statements.js";
 import { PARSED_EXTRACTORS_SQL } from "../row-rules.js";
 import { isParsedExtractor, type Extractor } from "../../core/symbols.js";
 
@@ -70,7 +70,7 @@ const DF_CACHE_MAX = 50_000;
 
 /** An index's trigram frequencies (see TRIGRAM_DF_KEPT), each looked up once; null when it keeps none (small, or built before). */
 export function trigramDf(db: Database.Database, table: string): TrigramDf | null {
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) === undefined) return null;
+  if (!tableExists(db, table)) return null;
   const get = db.prepare(`SELECT doc FROM ${table} WHERE term = ?`).pluck();
   const seen = new Map<string, number | undefined>();
   return (gram) => {

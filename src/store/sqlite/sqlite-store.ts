@@ -93,9 +93,17 @@ export class SqliteStore implements Store {
    */
   private readonly seqs = new Map<string, number>();
 
-  async beginIndex(meta: IndexMeta): Promise<string> {
+  /** Each index's trigram frequencies (null: it keeps none, being small or older); forgotten with `seqs`. */
+  private readonly dfs = new Map<string, content.TrigramDf | null>();
+
+  /** What is cached per index id, forgotten whenever indexes may have been dropped (see `seqs`). */
+  private forgetIndexes(): void {
     this.seqs.clear();
     this.dfs.clear();
+  }
+
+  async beginIndex(meta: IndexMeta): Promise<string> {
+    this.forgetIndexes();
     indexes.removeAbandonedBuilds(this.db);
     const id = randomUUID();
     indexes.insertIndex(this.db, id, meta);
@@ -159,15 +167,13 @@ export class SqliteStore implements Store {
 
   async publishIndex(indexId: string, indexVersion: string, stats: IndexStats): Promise<void> {
     this.endBuildTx(true);
-    this.seqs.clear();
-    this.dfs.clear();
+    this.forgetIndexes();
     indexes.publishIndex(this.db, indexId, indexVersion, stats);
   }
 
   async failIndex(indexId: string, error: string): Promise<void> {
     this.endBuildTx(false);
-    this.seqs.clear();
-    this.dfs.clear();
+    this.forgetIndexes();
     indexes.failIndex(this.db, indexId, error);
   }
 
@@ -216,9 +222,6 @@ export class SqliteStore implements Store {
     if (df === undefined) this.dfs.set(indexId, (df = content.trigramDf(this.db, tables.contentDf)));
     return content.candidateFiles(this.db, indexId, tables.content, this.slimFiles(indexId), query, limit, df ?? undefined);
   }
-
-  /** Each index's trigram frequencies (null: built before they were kept); forgotten with `seqs`. */
-  private readonly dfs = new Map<string, content.TrigramDf | null>();
 
   async readCandidate(indexId: string, fileId: number): Promise<ContentCandidate | null> {
     return content.readCandidate(this.db, this.tablesOf(indexId).content, fileId);

@@ -5,12 +5,13 @@ import type { FileEdge } from "../store.js";
 import { MAX_NAME_DEFINITIONS, MAX_NAME_REFERENCES, assembleEdges } from "../file-edges.js";
 import { termSizesFromRows, type TermSizeRow, type TermSizes } from "../term-scores.js";
 import { ROW_ID_STRIDE, createTermSizesTableSql, createTermsTableSql, type BuildTables } from "./migrations.js";
+import { tableExists } from "./statements.js";
 
 /** The ranking tables of one build (or of an in-memory overlay index). */
 export type TermTables = Pick<BuildTables, "terms" | "termSizes">;
 
 export function hasTermTables(db: Database.Database, t: TermTables): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(t.terms) !== undefined;
+  return tableExists(db, t.terms);
 }
 
 /** Prepared writes of a file's terms and field lengths; call inside the caller's transaction. */
