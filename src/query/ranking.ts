@@ -26,6 +26,9 @@ export const WEIGHTS = {
   definitionPrefix: 1.0,
 } as const;
 
+/** The highest prior a file can have before the path bonus: a size only lowers it. */
+export const TOP_PRIOR = Math.max(WEIGHTS.sourcePrior, WEIGHTS.testPrior, WEIGHTS.docPrior, WEIGHTS.generatedPrior, WEIGHTS.vendoredPrior);
+
 export interface ScoreParts {
   matches: number;
   pathMatch: number;

@@ -2,7 +2,8 @@ import type { FileRow } from "../store/store.js";
 import { QueryError } from "../core/errors.js";
 import { labelInputOf, type QueryContext, type QueryResult } from "./context.js";
 import { compilePathGlobs, type PathMatcher } from "./paths.js";
-import { WEIGHTS, lexicalScore, priorScore, type ScoreParts } from "./ranking.js";
+import { WEIGHTS, lexicalScore, type ScoreParts } from "./ranking.js";
+import { INDEX_CANDIDATE_LIMIT, readOrder } from "./read-order.js";
 import { requiredLiterals } from "./regex-literals.js";
 import { definitionsFor, type DefinitionMatch } from "./search-symbols.js";
 import { contextSpan, indexLines, lineOf, snippetOf, type LineIndex } from "./snippets.js";
@@ -16,13 +17,9 @@ const MIN_FRAGMENT = 3;
 /** Files verified before ranking, per requested result: bounds work on very common terms. */
 const FILES_PER_RESULT = 2;
 const MIN_CANDIDATE_FILES = 50;
-/** Candidate files taken from the trigram index (metadata only) and ranked by priors before any text is read. */
-const INDEX_CANDIDATE_LIMIT = 5000;
 /** Verified files to collect before stopping, at least; more only while hits are still missing. */
 const MIN_VERIFIED_FILES = 10;
-/** Up to this many candidates are all read, whatever their size. */
-const FEW_CANDIDATES = 64;
-/** Beyond that, text read per query is capped here, and results say `truncated`. */
+/** Beyond FEW_CANDIDATES, text read per query is capped here, and results say `truncated`. */
 const READ_BUDGET_BYTES = 4 * 1024 * 1024;
 /** A `countOnly` search reads up to this much text: it returns no lines, so only reading costs. */
 const COUNT_READ_BUDGET_BYTES = 64 * 1024 * 1024;
@@ -307,17 +304,19 @@ function matchingLines(c: Candidate): number {
   return lexicalHits(c.content, indexLines(c.content), c.matches, "lexical_exact", 0).lines;
 }
 
+type PolicyFacts = Pick<FileRow, "isSecretSuspect" | "isGenerated" | "isVendored">;
+
+/** Whether the policy lets a file into the results. */
+function admitted(s: ExactSearch, f: PolicyFacts): boolean {
+  return !(f.isSecretSuspect && !s.ctx.policy.includeSecretSuspectFiles) && !((f.isGenerated || f.isVendored) && !s.includeGenerated);
+}
+
 /** Whether the policy lets a file into the results; counts the ones it leaves out. */
-function allowed(s: ExactSearch, f: Pick<FileRow, "isSecretSuspect" | "isGenerated" | "isVendored">): boolean {
-  if (f.isSecretSuspect && !s.ctx.policy.includeSecretSuspectFiles) {
-    s.excluded.secretSuspect += 1;
-    return false;
-  }
-  if ((f.isGenerated || f.isVendored) && !s.includeGenerated) {
-    s.excluded.generated += 1;
-    return false;
-  }
-  return true;
+function allowed(s: ExactSearch, f: PolicyFacts): boolean {
+  if (admitted(s, f)) return true;
+  if (f.isSecretSuspect && !s.ctx.policy.includeSecretSuspectFiles) s.excluded.secretSuspect += 1;
+  else s.excluded.generated += 1;
+  return false;
 }
 
 /** Verifies one file's text against the query and keeps it, scored, when it matches and the policy allows it. */
@@ -330,25 +329,26 @@ function consider(s: ExactSearch, f: FileRow, content: string): void {
 
 /** Lexical search with indexable fragments: candidates from the trigram index, read and verified best-first until enough match. */
 async function verifyIndexedCandidates(s: ExactSearch): Promise<void> {
-  const { ctx, pathFilter, queryLower } = s;
-  // Index-only candidates, ranked by what is known without reading text; then read and verify in that order.
-  const { files, more } = await ctx.store.candidateFiles(ctx.index.id, { fragments: s.fragments, pathPrefix: pathFilter.prefix }, INDEX_CANDIDATE_LIMIT);
-  s.moreCandidates = more;
-  const ordered = files
-    .filter((f) => pathFilter.matches(f.path))
-    .map((f) => ({ f, prior: priorScore(f, queryLower) }))
-    .sort((a, b) => b.prior - a.prior || (a.f.path < b.f.path ? -1 : 1));
+  const { ctx, pathFilter } = s;
+  const order = await readOrder({
+    store: ctx.store,
+    indexId: ctx.index.id,
+    query: { fragments: s.fragments, pathPrefix: pathFilter.prefix },
+    queryLower: s.queryLower,
+    pathMatches: (s.input.paths?.length ?? 0) > 0 ? pathFilter.matches : null,
+    admits: (f) => admitted(s, f),
+  });
   let hitsInHand = 0;
   let bytesRead = 0;
   // With few candidates, read them all: a byte budget would only drop files that do match.
-  const budget = ordered.length <= FEW_CANDIDATES ? Number.POSITIVE_INFINITY : s.input.countOnly ? COUNT_READ_BUDGET_BYTES : READ_BUDGET_BYTES;
-  for (let i = 0; i < ordered.length; i++) {
+  const budget = order.few ? Number.POSITIVE_INFINITY : s.input.countOnly ? COUNT_READ_BUDGET_BYTES : READ_BUDGET_BYTES;
+  let stopped = false;
+  for await (const slim of order.files) {
     const enough = s.byPath.size >= MIN_VERIFIED_FILES && hitsInHand >= s.maxResults;
     if (enough || s.byPath.size >= s.candidateLimit || bytesRead >= budget) {
-      s.moreCandidates = true;
+      stopped = true;
       break;
     }
-    const slim = ordered[i]!.f;
     // Files the policy leaves out are not read; the warning says they may match.
     if (!allowed(s, slim)) continue;
     const cand = await ctx.store.readCandidate(ctx.index.id, slim.id);
@@ -358,6 +358,7 @@ async function verifyIndexedCandidates(s: ExactSearch): Promise<void> {
     const c = s.byPath.get(slim.path);
     if (c) hitsInHand += c.matches.length;
   }
+  s.moreCandidates = stopped || order.more();
 }
 
 /** Lexical search with no indexable fragment: every file's text is scanned, up to SCAN_BUDGET_BYTES. */

@@ -138,6 +138,16 @@ export interface CandidateFile {
   isSecretSuspect: boolean;
 }
 
+/** One query's candidates in path order (see Store.candidatePages). */
+export interface CandidatePages {
+  /** The candidates with an id above `afterId` (null: from the first), at most `limit`, ascending, as candidateFiles filters them. */
+  page(afterId: number | null, limit: number): Promise<{ files: CandidateFile[]; more: boolean }>;
+  /** Whether a file is a candidate. */
+  holds(fileId: number): Promise<boolean>;
+  /** Indexed files whose lower-cased path contains `textLower`, candidates or not, in id order; null when more than `limit` do. */
+  pathHolders(textLower: string, limit: number): Promise<CandidateFile[] | null>;
+}
+
 export interface ContentCandidate {
   file: FileRow;
   content: string;
@@ -335,6 +345,12 @@ export interface Store {
    * `limit`, with `more` when others exist. Callers read and verify the text of the ones they keep.
    */
   candidateFiles(indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }>;
+  /**
+   * Candidates page by page in path order, for reading the best few of many without listing them all. Null when
+   * this store's ids do not ascend with paths (an update in place gave a new file the next free id); absent where
+   * a store cannot tell.
+   */
+  candidatePages?(indexId: string, query: CandidateQuery): Promise<CandidatePages | null>;
   /** One candidate's full row and text, by the id candidateFiles returned. */
   readCandidate(indexId: string, fileId: number): Promise<ContentCandidate | null>;
   getContent(indexId: string, path: string): Promise<string | null>;

@@ -125,7 +125,7 @@ function indexClauses(db: Database.Database, indexId: string, table: string, que
 }
 
 /**
- * Candidate files from the full-text index alone (row ids), looked up in the slim rows: no join per match. The
+ * Candidate files from the full-text index alone (row ids, ascending), looked up in the slim rows: no join per match. The
  * first `limit + 1` ids come back as one array (iterating row by row cost more than the index itself on common
  * terms); only when filters drop some of those is the rest walked row by row. `more` says that the limit cut the list.
  */
@@ -137,8 +137,14 @@ export function candidateFiles(
   query: CandidateQuery,
   limit: number,
   df?: TrigramDf,
+  /** Only ids above this one (the next page of a listing in id order). */
+  afterId: number | null = null,
 ): { files: CandidateFile[]; more: boolean } {
   const { clauses, params } = indexClauses(db, indexId, table, query, df);
+  if (afterId !== null) {
+    clauses.push(`${table}.rowid > ?`);
+    params.push(afterId);
+  }
   const upper = query.pathPrefix ? prefixUpperBound(query.pathPrefix) : null;
   const files: CandidateFile[] = [];
   /** Takes one id; false once the limit is passed. */
@@ -158,6 +164,14 @@ export function candidateFiles(
   const rest = stmt(db, `SELECT ${table}.rowid AS id FROM ${table} ${where([...clauses, `${table}.rowid > ?`])}`).iterate(...params, head[head.length - 1]!) as IterableIterator<{ id: number }>;
   for (const row of rest) if (!take(row.id)) return { files, more: true };
   return { files, more: false };
+}
+
+/** Whether one file is among a query's candidates (the trigram index alone, as candidateFiles asks it). */
+export function isCandidate(db: Database.Database, table: string, query: CandidateQuery, fileId: number, df?: TrigramDf): boolean {
+  const expr = trigramMatchExpression(query.fragments, df);
+  if (expr === null) return true;
+  // A range, not rowid = ?: beside a MATCH, FTS5 (SQLite 3.53.2, detail=none) answered that equality with another row.
+  return stmt(db, `SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND ${table}.rowid BETWEEN ? AND ?`).get(expr, fileId, fileId) !== undefined;
 }
 
 /** File ids of one path prefix: a build inserts files in path order, so the prefix is one contiguous id range. */
