@@ -11,6 +11,12 @@ function bitOf(a: number, b: number, c: number): number {
   return (h >>> 0) % BITS;
 }
 
+function bitCount(v: number): number {
+  let n = 0;
+  for (let x = v >>> 0; x !== 0; x &= x - 1) n += 1;
+  return n;
+}
+
 function signInto(text: string, into: Int32Array, at: number): void {
   for (let i = 0; i + 3 <= text.length; i++) {
     const bit = bitOf(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2));
@@ -49,11 +55,13 @@ export class PathSignatures {
     if (textLower.length < 3) return null;
     const want = new Int32Array(WORDS);
     signInto(textLower, want, 0);
-    const [w0, w1, w2, w3] = want as unknown as [number, number, number, number];
+    // The word with the most bits first: it rules out the most paths, mostly alone.
+    const [o0, o1, o2, o3] = [0, 1, 2, 3].sort((a, b) => bitCount(want[b]!) - bitCount(want[a]!)) as [number, number, number, number];
+    const [m0, m1, m2, m3] = [want[o0]!, want[o1]!, want[o2]!, want[o3]!];
     const { sigs, lower, ids } = this;
     const out: number[] = [];
     for (let i = 0, at = 0; i < ids.length; i++, at += WORDS) {
-      if ((sigs[at]! & w0) !== w0 || (sigs[at + 1]! & w1) !== w1 || (sigs[at + 2]! & w2) !== w2 || (sigs[at + 3]! & w3) !== w3) continue;
+      if ((sigs[at + o0]! & m0) !== m0 || (sigs[at + o1]! & m1) !== m1 || (sigs[at + o2]! & m2) !== m2 || (sigs[at + o3]! & m3) !== m3) continue;
       if (!lower[i]!.includes(textLower)) continue;
       if (out.length >= limit) return null;
       out.push(ids[i]!);
