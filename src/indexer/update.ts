@@ -48,7 +48,11 @@ export class IndexUpdater {
   /** What the last look at the whole work tree found (git's status and the repository facts), for a build to reuse. */
   private looked: GitFacts | null = null;
 
-  constructor(private readonly opts: IndexOptions) {
+  /** `extractor`: an in-process extractor the caller owns and shares (a server's, warmed while idle); else one of its own. */
+  constructor(
+    private readonly opts: IndexOptions,
+    private readonly extractor: (() => Promise<ExtractionPool>) | null = null,
+  ) {
     this.inventory = { maxFileBytes: opts.maxFileBytes, secretScanner: createSecretScanner() };
   }
 
@@ -65,7 +69,7 @@ export class IndexUpdater {
   async close(): Promise<void> {
     const pool = this.pool;
     this.pool = null;
-    if (pool) await (await pool).close();
+    if (pool && !this.extractor) await (await pool).close();
   }
 
   /** `changed`: work-tree paths (relative, `/`-separated) a watcher saw change since the last update; absent: unknown. */
@@ -84,7 +88,7 @@ export class IndexUpdater {
     if (!historyKnown) return null;
     if (paths.length > MAX_DELTA_FILES || paths.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"))) return null;
 
-    const pool = await (this.pool ??= ExtractionPool.create(0));
+    const pool = await (this.pool ??= this.extractor ? this.extractor() : ExtractionPool.create(0));
     const changes: WorkTreeChanges = await readChanges(root, opts.store, previous.id, paths, { inventory: this.inventory, extract: (row) => analyzeFile(row, pool, null) });
     const { upsert, remove, before } = changes;
     const touched = [...remove, ...upsert.map((f) => f.path)];

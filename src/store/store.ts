@@ -351,6 +351,8 @@ export interface Store {
    * a store cannot tell.
    */
   candidatePages?(indexId: string, query: CandidateQuery): Promise<CandidatePages | null>;
+  /** Loads now what the first query of this index would (an idle server's warm-up); absent where nothing is kept. */
+  warm?(indexId: string): Promise<void>;
   /** One candidate's full row and text, by the id candidateFiles returned. */
   readCandidate(indexId: string, fileId: number): Promise<ContentCandidate | null>;
   getContent(indexId: string, path: string): Promise<string | null>;

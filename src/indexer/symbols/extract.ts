@@ -171,6 +171,12 @@ export class SymbolExtractor {
     return p;
   }
 
+  /** Loads a language's grammar and compiles its queries now, so that its first file parses at once. */
+  async prepare(language: string): Promise<void> {
+    const spec = languageSpec(language);
+    if (spec) await this.load(language, spec).catch(() => undefined);
+  }
+
   async extract(language: string | null, path: string, text: string, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS): Promise<Extraction> {
     const spec = languageSpec(language);
     if (!spec || language === null) return { ...extractLexical(text), status: "no_grammar" };

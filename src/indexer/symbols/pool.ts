@@ -75,6 +75,18 @@ export class ExtractionPool {
     });
   }
 
+  /**
+   * Readies the in-process extractor for these languages ahead of their first file (grammar, compiled queries, one
+   * empty parse): what an idle server does so that the first edit it sees costs what the file costs.
+   */
+  async warm(languages: readonly string[]): Promise<void> {
+    if (!this.local) return;
+    for (const language of languages) {
+      await this.local.prepare(language);
+      await this.analyze(language, "", "");
+    }
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }

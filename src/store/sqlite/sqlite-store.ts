@@ -243,6 +243,11 @@ export class SqliteStore implements Store {
     };
   }
 
+  async warm(indexId: string): Promise<void> {
+    this.pathSignatures(indexId);
+    this.trigramDfOf(indexId);
+  }
+
   private trigramDfOf(indexId: string): content.TrigramDf | undefined {
     let df = this.dfs.get(indexId);
     if (df === undefined) this.dfs.set(indexId, (df = content.trigramDf(this.db, this.tablesOf(indexId).contentDf)));
