@@ -1,10 +1,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defaultReadPolicy } from "../src/config/schema.js";
+import { buildIndex } from "../src/indexer/pipeline.js";
 import { searchCode, type SearchInput } from "../src/query/search.js";
 import type { QueryContext } from "../src/query/context.js";
 import { PathSignatures } from "../src/store/path-signatures.js";
 import type { Store } from "../src/store/store.js";
-import { indexed } from "./helpers/indexed.js";
+import { commitFiles } from "./helpers/fixture.js";
+import { STORE_KINDS, StoreTracker } from "./helpers/stores.js";
 
 /**
  * A search with many candidates reads them page by page where the store lists them in path order (read-order.ts):
@@ -55,14 +61,23 @@ function answer(r: Awaited<ReturnType<typeof searchCode>>): unknown {
   return { items: r.items, stats: r.stats, evidence: r.evidence, warnings: r.warnings, labels: [...r.labels] };
 }
 
-describe("reading many candidates page by page", () => {
+for (const kind of STORE_KINDS) describe(`reading many candidates page by page: ${kind.name}`, { skip: kind.skip }, () => {
   let ctx: QueryContext;
-  let close: () => Promise<void>;
+  let base: string;
+  const stores = new StoreTracker(kind);
 
   before(async () => {
-    ({ ctx, close } = await indexed(repository(), "repoctx-read-order-"));
+    base = mkdtempSync(join(tmpdir(), "repoctx-read-order-"));
+    const root = join(base, "repo");
+    commitFiles(root, repository(), "initial");
+    const { store } = await stores.fresh();
+    const built = await buildIndex({ root, store, maxFileBytes: defaultReadPolicy().maxIndexedFileBytes });
+    ctx = { store, index: (await store.getReadyIndex(built.repo.repoId))!, policy: defaultReadPolicy() };
   });
-  after(async () => close());
+  after(async () => {
+    await stores.closeAll();
+    rmSync(base, { recursive: true, force: true });
+  });
 
   const inputs: SearchInput[] = [
     { query: "gadget_count" },
