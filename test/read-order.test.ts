@@ -32,7 +32,10 @@ function repository(): Record<string, string> {
   return files;
 }
 
-/** The store as one without candidate pages: every candidate listed, then sorted. */
+/**
+ * The store as one without candidate pages: every candidate listed, then sorted. (PostgreSQL has none: its cursor
+ * hands candidates back in the table's physical order, which an index build leaves only nearly in id order.)
+ */
 function withoutPages(store: Store): Store {
   return new Proxy(store, {
     get(target, key) {
@@ -96,8 +99,9 @@ for (const kind of STORE_KINDS) describe(`reading many candidates page by page: 
       const listed = await searchCode({ ...ctx, store: withoutPages(ctx.store) }, input);
       assert.deepEqual(answer(paged), answer(listed));
       assert.ok(paged.items.length > 0 || Number(paged.stats.matches) > 300, JSON.stringify(paged.stats).slice(0, 200));
-      // The paged read never lists every candidate at once.
-      assert.ok(calls.includes("candidatePages") && !calls.includes("candidateFiles"), calls.join(", "));
+      // Where the store lists candidates in path order (SQLite), the paged read never lists every candidate at once.
+      if (ctx.store.candidatePages) assert.ok(calls.includes("candidatePages") && !calls.includes("candidateFiles"), calls.join(", "));
+      else assert.deepEqual(calls, ["candidateFiles"]);
     });
   }
 

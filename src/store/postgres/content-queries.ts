@@ -78,13 +78,12 @@ const MAX_SCAN_BATCH = 256;
  * few `late` rows an in-place update wrote are matched apart and merged in by id. A path prefix or an extractor
  * narrows the scan to those files' ids first.
  */
-async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: CandidateQuery, afterId: number | null = null): AsyncGenerator<{ ids: number[]; q: Queryable }> {
+async function* matchingIds(db: Db, t: BuildTables, indexId: string, query: CandidateQuery): AsyncGenerator<{ ids: number[]; q: Queryable }> {
   let late: number[] = [];
   const batches = db.cursor<{ id: string | number }>(
     async (q) => {
       const p = new Params();
       const { clauses, indexed } = fragmentClauses(query, p);
-      if (afterId !== null) clauses.push(`x.file_id > ${p.add(afterId)}`);
       if (query.pathPrefix || query.excludeParsed) {
         // The file clauses are applied to each batch anyway (filesOf); narrowing the scan to those files' ids
         // first pays when they are few, or when no word can use the trigram index (the scan would read every file).
@@ -141,18 +140,10 @@ async function filesOf<T>(q: Queryable, ids: number[], columns: string, t: Build
   );
 }
 
-/** `afterId`: only files with a greater id (the next page of a listing in id order). */
-export async function candidateFiles(
-  db: Db,
-  t: BuildTables,
-  indexId: string,
-  query: CandidateQuery,
-  limit: number,
-  afterId: number | null = null,
-): Promise<{ files: CandidateFile[]; more: boolean }> {
+export async function candidateFiles(db: Db, t: BuildTables, indexId: string, query: CandidateQuery, limit: number): Promise<{ files: CandidateFile[]; more: boolean }> {
   const keep = Math.max(0, Math.floor(limit));
   const files: CandidateFile[] = [];
-  for await (const { ids, q } of matchingIds(db, t, indexId, query, afterId)) {
+  for await (const { ids, q } of matchingIds(db, t, indexId, query)) {
     const rows = await filesOf<{ id: number; path: string; size_bytes: number; is_generated: boolean; is_vendored: boolean; is_secret_suspect: boolean }>(
       q,
       ids,
@@ -175,14 +166,6 @@ export async function scanCandidates(db: Db, t: BuildTables, indexId: string, qu
       if (!visit({ file: toFileRow(r), content: textOf(r) })) return;
     }
   }
-}
-
-/** Whether one file is among a query's candidates (the same clauses as candidateFiles, on its row alone). */
-export async function isCandidate(q: Queryable, t: BuildTables, query: CandidateQuery, fileId: number): Promise<boolean> {
-  const p = new Params();
-  const { clauses } = fragmentClauses(query, p);
-  const where = [`x.file_id = ${p.add(fileId)}`, ...clauses].join(" AND ");
-  return (await q.one(`SELECT 1 AS one FROM ${t.content} x WHERE ${where}`, p.values)) !== undefined;
 }
 
 export async function readCandidate(q: Queryable, t: BuildTables, fileId: number): Promise<ContentCandidate | null> {

@@ -9,7 +9,6 @@ import type {
   AuditFilter,
   AuditRecord,
   CandidateFile,
-  CandidatePages,
   CandidateQuery,
   ContentCandidate,
   FileEdge,
@@ -31,8 +30,7 @@ import type {
   SymbolRow,
   TermStats,
 } from "../store.js";
-import { DenseScores, topRanked, type TermSizes } from "../term-scores.js";
-import { PathSignatures } from "../path-signatures.js";
+import { DenseScores, topRanked, type RankableFile, type TermSizes } from "../term-scores.js";
 import { DEFAULT_POOL_SIZE, createPool, parseStoreUrl } from "./connection.js";
 import * as audit from "./audit-queries.js";
 import * as content from "./content-queries.js";
@@ -61,7 +59,7 @@ export class PostgresStore implements Store {
   private readonly stemmer = new Stemmer();
   /** Build table sequence numbers by index id: fixed for an id's life. */
   private readonly seqs = new Map<string, number>();
-  private slim: { indexId: string; version: string | null; files: Map<number, CandidateFile>; paths?: PathSignatures } | null = null;
+  private slim: { indexId: string; version: string | null; files: Map<number, RankableFile> } | null = null;
   private termSizes: { indexId: string; version: string | null; sizes: TermSizes } | null = null;
   private closed = false;
 
@@ -340,37 +338,16 @@ export class PostgresStore implements Store {
     return row.index_version;
   }
 
-  /** Path, size and policy flags of each indexed file, kept in memory for the index's current version (see rankFiles). */
-  private async slimFiles(indexId: string, version: string | null): Promise<Map<number, CandidateFile>> {
+  /** Path and policy flag of each indexed file, kept in memory for the index's current version (see rankFiles). */
+  private async slimFiles(indexId: string, version: string | null): Promise<Map<number, RankableFile>> {
     if (this.slim?.indexId === indexId && this.slim.version === version) return this.slim.files;
-    const rows = await this.db.rows<{ id: number; path: string; size_bytes: number; is_generated: boolean; is_vendored: boolean; is_secret_suspect: boolean }>(
-      "SELECT id, path, size_bytes, is_generated, is_vendored, is_secret_suspect FROM repo_file WHERE repo_index_id = $1 AND skip_reason IS NULL",
+    const rows = await this.db.rows<{ id: number; path: string; is_secret_suspect: boolean }>(
+      "SELECT id, path, is_secret_suspect FROM repo_file WHERE repo_index_id = $1 AND skip_reason IS NULL",
       [asIndexId(indexId)],
     );
-    const files = new Map(
-      rows.map((r) => {
-        const id = Number(r.id);
-        return [id, { id, path: r.path, sizeBytes: Number(r.size_bytes), isGenerated: r.is_generated, isVendored: r.is_vendored, isSecretSuspect: r.is_secret_suspect }];
-      }),
-    );
+    const files = new Map(rows.map((r) => [r.id, { path: r.path, isSecretSuspect: r.is_secret_suspect }]));
     this.slim = { indexId, version, files };
     return files;
-  }
-
-  async candidatePages(indexId: string, query: CandidateQuery): Promise<CandidatePages | null> {
-    const files = await this.slimFiles(indexId, await this.version(indexId));
-    const paths = (this.slim!.paths ??= new PathSignatures(files.values()));
-    if (!paths.pathOrdered) return null;
-    return {
-      page: (afterId, limit) => this.onTables(indexId, (t) => content.candidateFiles(this.db, t, indexId, query, limit, afterId)),
-      holds: (fileId) => this.onTables(indexId, (t) => content.isCandidate(this.db, t, query, fileId)),
-      pathHolders: async (textLower, limit) => paths.holding(textLower, limit)?.map((id) => files.get(id)!) ?? null,
-    };
-  }
-
-  async warm(indexId: string): Promise<void> {
-    const files = await this.slimFiles(indexId, await this.version(indexId));
-    this.slim!.paths ??= new PathSignatures(files.values());
   }
 
   /**
