@@ -258,7 +258,24 @@ export function createBuildTablesSql(seq: number): string {
     );
     ${createTermsTableSql(t.terms)}
     ${createTermSizesTableSql(t.termSizes)}
+    ${mergeSettingsSql([t.content, t.terms], BUILD_MERGE)}
   `;
+}
+
+/**
+ * How FTS5 merges a full-text index's segments. While a build writes (a segment per transaction), it does not merge
+ * as it goes (FTS5's default rewrites the index a little at every commit, ~4-way): it waits for 64 segments of a
+ * level, and the one merge at publish does the rest. The kernel's 946 MB of text into the trigram index, FTS5
+ * alone, 500 files a transaction, merge at the end included: 70.9 s → 61.3 s, 1% larger before the merge. Once
+ * published, the defaults again, for the small segments of updates in place.
+ */
+const BUILD_MERGE = { automerge: 0, crisismerge: 64 };
+const DEFAULT_MERGE = { automerge: 4, crisismerge: 16 };
+
+function mergeSettingsSql(tables: readonly string[], settings: { automerge: number; crisismerge: number }): string {
+  return tables
+    .flatMap((name) => Object.entries(settings).map(([key, value]) => `INSERT INTO ${name} (${name}, rank) VALUES ('${key}', ${value});`))
+    .join("\n    ");
 }
 
 /**
@@ -300,6 +317,7 @@ export function createBuildIndexesSql(seq: number, files: number): string {
     CREATE INDEX ${t.references}_name ON ${t.references} (name);
     INSERT INTO ${t.content} (${t.content}) VALUES ('optimize');
     INSERT INTO ${t.terms} (${t.terms}) VALUES ('optimize');
+    ${mergeSettingsSql([t.content, t.terms], DEFAULT_MERGE)}
     ${counts}
   `;
 }
