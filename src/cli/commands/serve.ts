@@ -133,7 +133,8 @@ const WARM_SHARE = 4;
  * kernel's 78k slim rows and path signatures, ~0.2 s of the first search) and the injection detector's trigger
  * table (~60 ms of the first projection), which the first call would otherwise pay. After a moment: the parser, its
  * grammar and compiled queries for the index's most common parsed languages (~0.3 s of a ~0.55 s first update on
- * the kernel, C), which the first edit would pay. The timers do not hold the process open.
+ * the kernel, C), the indexer's modules and the credential scan, which the first edit would pay. The timers do not
+ * hold the process open.
  */
 function warmWhenIdle(s: Setup, indexId: string): NodeJS.Timeout[] {
   const failed = (what: string) => (err: unknown) => s.logger.log("debug", `${what} warm-up failed`, { error: err instanceof Error ? err.message : String(err) });
@@ -151,6 +152,9 @@ function warmWhenIdle(s: Setup, indexId: string): NodeJS.Timeout[] {
       const languages = parsed.filter((l, i) => i < WARM_LANGUAGES && l.files * WARM_SHARE >= parsed[0]!.files).map((l) => l.language!);
       if (languages.length === 0) return;
       const started = Date.now();
+      // What the first look at an edit loads besides the parser: the indexer's modules and the credential scan's expressions.
+      const [{ createSecretScanner }] = await Promise.all([import("../../indexer/secrets.js"), import("../../indexer/pipeline.js")]);
+      await createSecretScanner().scan("warm-up", "const token = process.env.TOKEN;\n");
       await (await s.extractor()).warm(languages);
       s.logger.log("info", "parser ready", { languages, ms: Date.now() - started });
     })().catch(failed("parser"));

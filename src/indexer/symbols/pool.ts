@@ -41,6 +41,8 @@ function failedAnalysis(path: string, text: string, why: string): Analysis {
   return analysisOf(path, text, { ...extractLexical(text), status: "failed", detail: why });
 }
 
+const WARM_UP_TEXT = 'total = compute(first, second[1], "text", 42);\n'.repeat(600);
+
 /**
  * Symbol extraction (and the parsed file's ranking terms) off the main thread: `size` worker threads each holding
  * their own tree-sitter runtime, fed least-busy first. Size 0 extracts in-process (small repositories, tests). A
@@ -83,7 +85,9 @@ export class ExtractionPool {
     if (!this.local) return;
     for (const language of languages) {
       await this.local.prepare(language);
-      await this.analyze(language, "", "");
+      // Enough text that the WebAssembly parser's hot functions reach their optimized tier (a first parse of the
+      // kernel's fork.c took 93 ms against ~35 ms later); a line most grammars read as an expression statement.
+      await this.analyze(language, "warm-up", WARM_UP_TEXT);
     }
   }
 
