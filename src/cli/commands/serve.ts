@@ -114,53 +114,53 @@ export async function runServe(s: Setup, opts: ServeOptions): Promise<void> {
     connect: "JSON-RPC on this process's stdin and stdout: an MCP client starts this command (README 'Adding it to a client')",
   });
   const watcher = opts.watch ? watchIndexed(s) : null;
-  const warmups = ready ? warmWhenIdle(s, ready.id) : [];
+  const warmup = ready ? warmWhenIdle(s, ready.id) : null;
   await closed;
-  for (const t of warmups) clearTimeout(t);
+  if (warmup) clearTimeout(warmup);
   watcher?.close();
   changes.close();
   await server.close();
 }
 
-/** How long a started server waits before readying its parser: past the client's first calls, which it would delay. */
+/** How long a started server waits before its warm-up: past the client's first calls, which it would delay. */
 const WARM_AFTER_MS = 2000;
 /** The index's languages readied, most files first: at most two, the second when it has a quarter of the first's files. */
 const WARM_LANGUAGES = 2;
 const WARM_SHARE = 4;
 
 /**
- * What a server's first calls would pay, paid while it waits for them. At once: the store's per-index rows (the
- * kernel's 78k slim rows and path signatures, ~0.2 s of the first search) and the injection detector's trigger
- * table (~60 ms of the first projection), which the first call would otherwise pay. After a moment: the parser, its
- * grammar and compiled queries for the index's most common parsed languages (~0.3 s of a ~0.55 s first update on
- * the kernel, C), the indexer's modules and the credential scan, which the first edit would pay. The timers do not
- * hold the process open.
+ * What a server's first calls would pay, paid while it waits for them, once it has been up a moment (a client's
+ * handshake and first calls, often already waiting on stdin, go first): the store's per-index rows (the kernel's 78k
+ * slim rows and path signatures, ~0.2 s that its first search paid) and the injection detector's trigger table
+ * (~60 ms of the first projection); then the parser, its grammar and compiled queries for the index's most common
+ * parsed languages, one parse long enough for the WebAssembly code's optimized tier, the indexer's modules and the
+ * credential scan's expressions (~0.3 s of a ~0.5 s first update on the kernel, C), which the first edit paid. The
+ * timer does not hold the process open.
  */
-function warmWhenIdle(s: Setup, indexId: string): NodeJS.Timeout[] {
-  const failed = (what: string) => (err: unknown) => s.logger.log("debug", `${what} warm-up failed`, { error: err instanceof Error ? err.message : String(err) });
-  const now = setTimeout(() => {
+function warmWhenIdle(s: Setup, indexId: string): NodeJS.Timeout {
+  const timer = setTimeout(() => {
+    // Between steps, calls that came in meanwhile go first.
+    const yieldToCalls = () => new Promise<void>((resolve) => setImmediate(resolve));
     void (async () => {
       await s.store.warm?.(indexId);
+      await yieldToCalls();
       detectInstructionLikeText("");
-    })().catch(failed("store"));
-  }, 0);
-  const later = setTimeout(() => {
-    void (async () => {
+      await yieldToCalls();
       const [{ languageSpec }, summary] = await Promise.all([import("../../indexer/symbols/languages.js"), s.store.summarize(indexId)]);
       const parsed = summary.languages.filter((l) => l.language !== null && languageSpec(l.language) !== undefined).sort((a, b) => b.files - a.files);
       // A second language only where it is a good share of the first (TypeScript beside JavaScript, not the kernel's Python).
       const languages = parsed.filter((l, i) => i < WARM_LANGUAGES && l.files * WARM_SHARE >= parsed[0]!.files).map((l) => l.language!);
       if (languages.length === 0) return;
       const started = Date.now();
-      // What the first look at an edit loads besides the parser: the indexer's modules and the credential scan's expressions.
       const [{ createSecretScanner }] = await Promise.all([import("../../indexer/secrets.js"), import("../../indexer/pipeline.js")]);
       await createSecretScanner().scan("warm-up", "const token = process.env.TOKEN;\n");
+      await yieldToCalls();
       await (await s.extractor()).warm(languages);
       s.logger.log("info", "parser ready", { languages, ms: Date.now() - started });
-    })().catch(failed("parser"));
+    })().catch((err: unknown) => s.logger.log("debug", "warm-up failed", { error: err instanceof Error ? err.message : String(err) }));
   }, WARM_AFTER_MS);
-  for (const t of [now, later]) t.unref();
-  return [now, later];
+  timer.unref();
+  return timer;
 }
 
 /** The store's folder, when it has one: its writes (and the audit file's) are no change to the work tree. */
