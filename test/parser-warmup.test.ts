@@ -15,7 +15,9 @@ import { buildGoldenRepo, commitFiles, type BuiltRepo } from "./helpers/fixture.
 describe("the parser, readied before the first edit", () => {
   test("an in-process pool warms the languages it is given (and ignores ones without a grammar)", async () => {
     const pool = await ExtractionPool.create(0);
+    assert.deepEqual(pool.readied(), []);
     await pool.warm(["typescript", "no-such-language"]);
+    assert.deepEqual(pool.readied(), ["typescript"], "the grammar is loaded before any file asks for it");
     const a = await pool.analyze("typescript", "src/a.ts", "export function warmed(): number {\n  return 1;\n}\n");
     assert.equal(a.extraction.status, "ok");
     assert.deepEqual(a.extraction.symbols.map((s) => s.name), ["warmed"]);
@@ -27,7 +29,15 @@ describe("the parser, readied before the first edit", () => {
     const root = join(base, "repo");
     commitFiles(root, { "src/a.ts": "export const a = 1;\n" }, "initial");
     const store = SqliteStore.open(join(base, "index.db"));
-    const shared = ExtractionPool.create(0);
+    let closed = 0;
+    const shared = ExtractionPool.create(0).then((pool) => {
+      const close = pool.close.bind(pool);
+      pool.close = async () => {
+        closed += 1;
+        await close();
+      };
+      return pool;
+    });
     let asked = 0;
     try {
       await buildIndex({ root, store, maxFileBytes: 1 << 20 });
@@ -37,6 +47,7 @@ describe("the parser, readied before the first edit", () => {
       assert.ok(r, "an in-place update");
       assert.equal(asked, 1);
       await updater.close();
+      assert.equal(closed, 0, "the updater does not close the extractor it was given");
       const after = await (await shared).analyze("typescript", "src/b.ts", "export const b = 1;\n");
       assert.equal(after.extraction.extractor, "tree-sitter", "the shared extractor still parses after the updater closed");
       const symbols = await store.findSymbols(r.indexId, { name: "edited", limit: 10 });

@@ -177,6 +177,11 @@ export class SymbolExtractor {
     if (spec) await this.load(language, spec).catch(() => undefined);
   }
 
+  /** The languages whose grammar has been asked for (loaded, or loading). */
+  loadedLanguages(): string[] {
+    return [...this.loaded.keys()];
+  }
+
   async extract(language: string | null, path: string, text: string, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS): Promise<Extraction> {
     const spec = languageSpec(language);
     if (!spec || language === null) return { ...extractLexical(text), status: "no_grammar" };

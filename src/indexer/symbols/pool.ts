@@ -79,7 +79,7 @@ export class ExtractionPool {
 
   /**
    * Readies the in-process extractor for these languages ahead of their first file (grammar, compiled queries, one
-   * empty parse): what an idle server does so that the first edit it sees costs what the file costs.
+   * parse of generated text): what an idle server does so that the first edit it sees costs what the file costs.
    */
   async warm(languages: readonly string[]): Promise<void> {
     if (!this.local) return;
@@ -89,6 +89,11 @@ export class ExtractionPool {
       // kernel's fork.c took 93 ms against ~35 ms later); a line most grammars read as an expression statement.
       await this.analyze(language, "warm-up", WARM_UP_TEXT);
     }
+  }
+
+  /** The languages whose grammar the in-process extractor has loaded (none for a pool of workers). */
+  readied(): string[] {
+    return this.local?.loadedLanguages() ?? [];
   }
 
   async close(): Promise<void> {
