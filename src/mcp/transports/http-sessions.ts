@@ -8,6 +8,7 @@ import { createServer, type ToolCaller } from "../server.js";
 import type { RequestId } from "../jsonrpc-checks.js";
 import { GuardedTransport } from "./guarded.js";
 import { sendError } from "./http-guard.js";
+import { releaseAnsweredJsonStreams } from "./json-streams.js";
 
 export const SESSION_HEADER = "mcp-session-id";
 /** What a client refused for a full session table is told to wait. */
@@ -78,6 +79,7 @@ export class SessionTable {
       for (const id of requestIds) s.inFlight.delete(id);
     });
     await s.transport.handleRequest(req, res, body);
+    releaseAnsweredJsonStreams(s.transport);
   }
 
   /** Opens a session for an initialize request (503 when the table is full); it is listed once the SDK gives it an id. */
