@@ -12,10 +12,13 @@ import { createRequestSources } from "../sources/index.js";
 import { lazyExtractor } from "../sources/work-tree-overlay.js";
 import { openStore } from "../store/open.js";
 import { targetDeps } from "./serve-deps.js";
+import { governHeap } from "./heap-governor.js";
 import { ChangeLog } from "./watch.js";
 import type { PoolInit, ToPool, ToWorker } from "./serve-pool.js";
 
 const port = parentPort!;
+/** Below this a worker's committed heap is left to V8 (its live data alone is ~25–45 MiB under load). */
+const WORKER_HEAP_FLOOR = 32 * 1024 * 1024;
 const send = (msg: ToPool): void => port.postMessage(msg);
 
 async function start(init: PoolInit): Promise<void> {
@@ -41,6 +44,8 @@ async function start(init: PoolInit): Promise<void> {
       (err: unknown) => send({ id: msg.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
     );
   });
+  // A worker's heap is capped (workerLimits) but V8 fills the cap with garbage before it collects in full.
+  governHeap({ floorBytes: WORKER_HEAP_FLOOR });
   send({ ready: true });
 }
 
